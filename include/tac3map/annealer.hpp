@@ -1,0 +1,41 @@
+// Simulated annealing over mappings (the paper's solver). The energy is the exact objective
+// divided by objective.hpp's referenceValue, so one schedule suits every objective. Ties of
+// the exact objective are broken by the engine's secondary term (tac3: link-sharing pairs),
+// which never makes a mapping with a worse objective look better.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "tac3map/mapping.hpp"
+#include "tac3map/objective.hpp"
+#include "tac3map/routing.hpp"
+
+namespace tac3map {
+
+struct Schedule {
+  double t0 = 10.0;
+  double tEnd = 1e-8;
+  std::uint64_t trialsPerTemperature = 2500;
+  double cooling = 0.9;
+  bool earlyStop = true;   // tac3: stop once the lower bound is reached
+  double timeLimit = 0.0;  // seconds; 0 = none
+
+  // Trials of the whole schedule (temperatures from t0 down to tEnd, times trials each).
+  std::uint64_t totalTrials() const;
+};
+
+void checkSchedule(const Schedule& schedule);  // throws InputError on nonsense values
+
+struct SearchResult {
+  Mapping best;
+  std::uint64_t trials = 0;
+  std::uint64_t accepted = 0;
+  double seconds = 0.0;
+  std::string stopped;  // "schedule", "lower-bound", "time-limit", "nothing-to-optimize"
+};
+
+SearchResult anneal(const Problem& problem, const Router& router, ObjectiveKind objective,
+                    const Mapping& initial, const Schedule& schedule, std::uint64_t seed);
+
+}  // namespace tac3map

@@ -1,0 +1,30 @@
+// Writing output files so that a failed run never leaves a half-written file behind: the
+// content goes to a temporary file in the destination folder and is renamed into place.
+#pragma once
+
+#include <string>
+
+namespace tac3map {
+
+// Writes `content` to `path` atomically (temporary file in the same folder, then rename).
+void writeFileAtomically(const std::string& path, const std::string& content);
+
+// The same in two phases, for commands with several outputs: construct one StagedFile per
+// output (each writes its temporary file), then commit() them all. A StagedFile destroyed
+// without commit() removes its temporary file, so a failure leaves no output at all.
+class StagedFile {
+ public:
+  StagedFile(std::string path, const std::string& content);
+  StagedFile(StagedFile&& other) noexcept;
+  StagedFile(const StagedFile&) = delete;
+  StagedFile& operator=(const StagedFile&) = delete;
+  StagedFile& operator=(StagedFile&&) = delete;
+  ~StagedFile();
+
+  void commit();
+
+ private:
+  std::string path_, temp_;
+};
+
+}  // namespace tac3map

@@ -1,0 +1,39 @@
+// Concurrent Communication Sets: from a trace's events, the communications (matched send and
+// receive sides) grouped into sets that start transferring together. The exact definition is
+// in docs/trace-format.md ("From events to CCSs"); this is its only implementation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tac3map/trace.hpp"
+
+namespace tac3map {
+
+struct Communication {
+  int src = 0;
+  int dst = 0;
+  std::uint64_t bytes = 0;
+  std::int64_t tag = 0;
+  std::size_t sendLine = 0;  // trace line of the send side
+  std::size_t recvLine = 0;  // trace line of the receive side
+  int level = 0;             // longest precedence chain ending here
+};
+
+struct CcsOptions {
+  // Blocking sends complete at once on the sender (buffered/eager protocol) instead of when
+  // the message has been transferred (rendezvous).
+  bool eagerSends = false;
+};
+
+struct CcsSet {
+  int tasks = 0;
+  std::vector<std::vector<Communication>> sets;  // ordered by level, then split order
+
+  std::size_t communicationCount() const;
+};
+
+CcsSet extractCcs(const Trace& trace, const CcsOptions& options = {});
+
+}  // namespace tac3map

@@ -1,0 +1,20 @@
+// Error type for bad user input. Every message is one line that names where the problem is
+// (file and line, or file and JSON path) and what is wrong, so the command can print it as is.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace tac3map {
+
+class InputError : public std::runtime_error {
+ public:
+  explicit InputError(const std::string& message) : std::runtime_error(message) {}
+};
+
+// "file:line: message"
+[[noreturn]] void failAt(const std::string& file, std::size_t line, const std::string& message);
+// "file: message"
+[[noreturn]] void failIn(const std::string& file, const std::string& message);
+
+}  // namespace tac3map

@@ -1,0 +1,52 @@
+// The machine (a multi-dimensional mesh/torus read from topologies/*.json) and the job's box
+// on it. The box is what routing and mapping work on: node ids are box-relative, X fastest.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tac3map {
+
+struct Axis {
+  std::string name;
+  int size = 1;
+  bool wrap = false;  // torus links around the end of the axis
+};
+
+struct Machine {
+  std::string name;
+  std::string source;  // file it was read from, for messages
+  std::vector<Axis> axes;
+  std::vector<int> routingOrder;  // axis indices, first routed first
+  double linkBandwidth = 0;       // bytes per second of one directed link
+  double hopLatency = 0;          // seconds per hop
+
+  int axisCount() const { return static_cast<int>(axes.size()); }
+  std::string shapeText() const;
+};
+
+// Reads and checks a machine description; errors name the file and line or JSON field.
+Machine loadMachine(const std::string& path);
+Machine parseMachine(const std::string& text, const std::string& source);
+
+// The job's allocation: a box of the machine. An axis of the box wraps only if the machine
+// axis wraps and the box spans all of it; otherwise the box is a mesh along that axis, because
+// the wrap-around link would leave the box.
+struct Box {
+  std::vector<int> shape;
+  std::vector<int> offset;
+  std::vector<bool> wrap;
+  std::vector<int> stride;  // node id step per axis (X fastest)
+  int nodeCount = 0;
+
+  int axisCount() const { return static_cast<int>(shape.size()); }
+  std::vector<int> coordinatesOf(int node) const;
+  int nodeAt(const std::vector<int>& coordinates) const;
+  std::string shapeText() const;
+  std::string offsetText() const;
+};
+
+// `shape` like "2x2x2x2x3x2", `offset` like "0,0,0,0,0,0" (empty: all zeros).
+Box makeBox(const Machine& machine, const std::string& shape, const std::string& offset = "");
+
+}  // namespace tac3map

@@ -1,0 +1,65 @@
+// The objectives of the paper and the plain reference evaluator that computes them from
+// scratch. A Problem is the CCS list compiled for evaluation: only communications between two
+// different tasks, since a task's messages to itself never touch the network.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tac3map/ccs.hpp"
+#include "tac3map/mapping.hpp"
+#include "tac3map/routing.hpp"
+
+namespace tac3map {
+
+enum class ObjectiveKind { Tac3, Tahb, RmattO2f };
+
+ObjectiveKind parseObjective(const std::string& name);  // tac3 | tahb | rmatt-o2f
+const char* objectiveName(ObjectiveKind kind);
+
+struct Problem {
+  int tasks = 0;
+  int ccsCount = 0;
+  std::vector<int> src, dst, ccs;  // per communication
+  std::vector<std::uint64_t> bytes;
+
+  std::size_t communicationCount() const { return src.size(); }
+};
+
+Problem makeProblem(const CcsSet& sets);
+
+// Exact integer forms of the objectives; seconds and byte-hops are derived from these.
+struct ExactScores {
+  std::uint64_t tac3ByteCounts = 0;    // sum_t max_c M_c * coll_t(c)
+  std::uint64_t lowerBoundBytes = 0;   // sum_t max_c M_c
+  std::uint64_t tahbByteHops = 0;      // sum_c M_c * hops(c)
+  std::uint64_t maxLinkBytes = 0;      // largest total bytes over one link, whole iteration
+  std::uint64_t totalBytes = 0;        // sum_c M_c
+  int maxLinkMessages = 0;             // max_t,l load_t(l)
+};
+
+struct Scores {
+  double tac3 = 0;              // seconds
+  double tac3LowerBound = 0;    // seconds
+  double tahb = 0;              // byte-hops
+  double rmattO2f = 0;          // byte-hops x bytes
+  int maxLinkMessages = 0;
+  double avgHops = 0;           // bytes-weighted
+};
+
+// The reference: routes every communication, counts link loads per CCS in plain containers.
+ExactScores evaluateExact(const Problem& problem, const Router& router, const Mapping& mapping);
+Scores toScores(const ExactScores& exact, double linkBandwidth);
+Scores evaluate(const Problem& problem, const Router& router, const Mapping& mapping,
+                double linkBandwidth);
+
+// sum over CCSs of the largest message: tac3 (in byte-counts) of a contention-free mapping.
+std::uint64_t tac3LowerBoundBytes(const Problem& problem);
+
+// The mapping-independent reference value the annealer divides each objective by, so that one
+// temperature schedule suits all: tac3 -> its lower bound; tahb -> total bytes (the value
+// if every message went one hop); rmatt-o2f -> total bytes x the largest message.
+double referenceValue(const Problem& problem, ObjectiveKind kind);
+
+}  // namespace tac3map

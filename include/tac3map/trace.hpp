@@ -1,0 +1,40 @@
+// The native trace (docs/trace-format.md): per rank, its MPI events in program order, cut to
+// one kernel iteration. Only reading and checking here; matching and ordering are in ccs.hpp.
+#pragma once
+
+#include <cstdint>
+#include <istream>
+#include <string>
+#include <vector>
+
+namespace tac3map {
+
+enum class EventKind { Send, Recv, Isend, Irecv, Wait, Waitall, Sendrecv, Barrier };
+
+struct Event {
+  EventKind kind = EventKind::Barrier;
+  int peer = -1;            // send/isend/sendrecv: destination; recv/irecv: source
+  int peer2 = -1;           // sendrecv: source
+  std::uint64_t bytes = 0;  // sendrecv: bytes sent
+  std::uint64_t bytes2 = 0;  // sendrecv: bytes received
+  std::int64_t tag = 0;
+  std::string request;  // isend/irecv/wait
+  std::size_t line = 0;
+};
+
+struct Trace {
+  std::string source;  // file name, for messages
+  int ranks = 0;
+  std::vector<std::vector<Event>> events;  // events[rank], program order
+};
+
+struct TraceOptions {
+  int iteration = 1;  // which iteration (1-based) when the trace has `iteration` markers
+};
+
+Trace readTrace(const std::string& path, const TraceOptions& options = {});
+Trace parseTrace(std::istream& in, const std::string& source, const TraceOptions& options = {});
+
+const char* eventName(EventKind kind);
+
+}  // namespace tac3map

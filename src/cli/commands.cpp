@@ -1,0 +1,214 @@
+#include "commands.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tac3map/atomic_file.hpp"
+#include "tac3map/ccs.hpp"
+#include "tac3map/cg_pattern.hpp"
+#include "tac3map/error.hpp"
+#include "tac3map/machine.hpp"
+#include "tac3map/mapping.hpp"
+#include "tac3map/objective.hpp"
+#include "tac3map/routing.hpp"
+#include "tac3map/trace.hpp"
+
+namespace tac3map::cli {
+namespace {
+
+using nlohmann::json;
+
+CcsSet loadCcs(const TraceInput& input) {
+  TraceOptions traceOptions;
+  traceOptions.iteration = input.iteration;
+  const Trace trace = readTrace(input.trace, traceOptions);
+  CcsOptions ccsOptions;
+  ccsOptions.eagerSends = input.eagerSends;
+  return extractCcs(trace, ccsOptions);
+}
+
+// Machine, box, CCSs and routes: the inputs every scoring command shares.
+struct Job {
+  Machine machine;
+  Box box;
+  CcsSet sets;
+  Problem problem;
+  Router router;
+
+  Job(const BoxInput& boxInput, const TraceInput& traceInput)
+      : machine(loadMachine(boxInput.machine)),
+        box(makeBox(machine, boxInput.shape, boxInput.offset)),
+        sets(loadCcs(traceInput)),
+        problem(makeProblem(sets)),
+        router(machine, box) {
+    checkTasksFit(sets.tasks, box, traceInput.trace);
+  }
+
+  Scores score(const Mapping& mapping) const {
+    return evaluate(problem, router, mapping, machine.linkBandwidth);
+  }
+};
+
+json scoresJson(const Scores& s) {
+  return {{"tac3", s.tac3},
+          {"tac3_lower_bound", s.tac3LowerBound},
+          {"tahb", s.tahb},
+          {"rmatt_o2f", s.rmattO2f},
+          {"max_link_messages", s.maxLinkMessages},
+          {"avg_hops", s.avgHops}};
+}
+
+std::string format(const char* pattern, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, pattern, value);
+  return buffer;
+}
+
+void printScoreHeader(std::ostream& out, int labelWidth) {
+  out << std::string(labelWidth, ' ') << "  " << "tac3[s]     " << "bound[s]    "
+      << "tahb[byte-hops]  " << "rmatt_o2f    " << "max_link_msgs  " << "avg_hops\n";
+}
+
+void printScoreRow(std::ostream& out, const std::string& label, int labelWidth, const Scores& s) {
+  std::string padded = label;
+  if (static_cast<int>(padded.size()) < labelWidth) padded.resize(labelWidth, ' ');
+  out << padded << "  " << format("%-12.6g", s.tac3) << format("%-12.6g", s.tac3LowerBound)
+      << format("%-17.0f", s.tahb) << format("%-13.5e", s.rmattO2f)
+      << format("%-15.0f", s.maxLinkMessages) << format("%.4f", s.avgHops) << "\n";
+}
+
+Mapping initialMapping(const MapOptions& o, const Job& job) {
+  const int tasks = job.sets.tasks;
+  if (o.init == "identity") return identityMapping(tasks, job.box);
+  if (o.init == "random") return randomMapping(tasks, job.box, o.seed);
+  return readMapping(o.init, job.box, tasks);
+}
+
+json coordinatesJson(const Mapping& mapping, const Box& box) {
+  json list = json::array();
+  for (int node : mapping.nodeOfTask) list.push_back(box.coordinatesOf(node));
+  return list;
+}
+
+}  // namespace
+
+int runMap(const MapOptions& o) {
+  const ObjectiveKind objective = parseObjective(o.objective);
+  Schedule schedule = o.schedule;
+  schedule.earlyStop = !o.noEarlyStop;
+  checkSchedule(schedule);
+  const Job job(o.box, o.input);
+  const Mapping initial = initialMapping(o, job);
+  const SearchResult result = anneal(job.problem, job.router, objective, initial, schedule, o.seed);
+  const Scores before = job.score(initial);
+  const Scores after = job.score(result.best);
+
+  std::vector<StagedFile> outputs;
+  outputs.emplace_back(o.output, formatMapping(result.best, job.machine, job.box));
+  if (!o.report.empty()) {
+    json report = {{"machine", job.machine.name},
+                   {"shape", job.box.shapeText()},
+                   {"offset", job.box.offsetText()},
+                   {"trace", o.input.trace},
+                   {"tasks", job.sets.tasks},
+                   {"nodes", job.box.nodeCount},
+                   {"ccs", job.sets.sets.size()},
+                   {"communications", job.sets.communicationCount()},
+                   {"objective", objectiveName(objective)},
+                   {"seed", o.seed},
+                   {"init", o.init},
+                   {"initial_scores", scoresJson(before)},
+                   {"scores", scoresJson(after)},
+                   {"search",
+                    {{"trials", result.trials},
+                     {"accepted", result.accepted},
+                     {"seconds", result.seconds},
+                     {"stopped", result.stopped}}},
+                   {"mapping", coordinatesJson(result.best, job.box)}};
+    outputs.emplace_back(o.report, report.dump(2) + "\n");
+  }
+  for (StagedFile& file : outputs) file.commit();
+
+  std::ostream& out = std::cout;
+  out << job.sets.tasks << " tasks on " << job.box.nodeCount << " nodes of " << job.machine.name
+      << " box " << job.box.shapeText() << "; " << job.sets.sets.size() << " CCS, "
+      << job.sets.communicationCount() << " communications\n";
+  out << "objective " << objectiveName(objective) << ", seed " << o.seed << ", init " << o.init
+      << "\n";
+  printScoreHeader(out, 7);
+  printScoreRow(out, "initial", 7, before);
+  printScoreRow(out, "result", 7, after);
+  out << "search: " << result.trials << " trials, " << result.accepted << " accepted, "
+      << format("%.3f", result.seconds) << " s, stopped: " << result.stopped << "\n";
+  out << "wrote " << o.output << (o.report.empty() ? "" : " and " + o.report) << "\n";
+  return 0;
+}
+
+int runScore(const ScoreOptions& o) {
+  const Job job(o.box, o.input);
+  std::vector<Scores> scores;
+  for (const std::string& file : o.mappings) {
+    const Mapping mapping = readMapping(file, job.box, job.sets.tasks);
+    scores.push_back(job.score(mapping));
+  }
+  if (o.json) {
+    json list = json::array();
+    for (std::size_t i = 0; i < scores.size(); ++i)
+      list.push_back({{"file", o.mappings[i]}, {"scores", scoresJson(scores[i])}});
+    std::cout << list.dump(2) << "\n";
+    return 0;
+  }
+  int width = 4;
+  for (const std::string& file : o.mappings) width = std::max<int>(width, file.size());
+  std::cout << std::string("file") + std::string(width - 4, ' ');
+  std::ostringstream header;
+  printScoreHeader(header, 0);
+  std::cout << header.str();
+  for (std::size_t i = 0; i < scores.size(); ++i)
+    printScoreRow(std::cout, o.mappings[i], width, scores[i]);
+  return 0;
+}
+
+int runCcs(const CcsOptionsCli& o) {
+  const CcsSet sets = loadCcs(o.input);
+  if (o.json) {
+    json list = json::array();
+    for (const auto& set : sets.sets) {
+      json items = json::array();
+      for (const Communication& c : set)
+        items.push_back({{"src", c.src}, {"dst", c.dst}, {"bytes", c.bytes}});
+      list.push_back(items);
+    }
+    std::cout << json{{"ccs", list}}.dump() << "\n";
+    return 0;
+  }
+  std::cout << o.input.trace << ": " << sets.tasks << " ranks, " << sets.communicationCount()
+            << " communications, " << sets.sets.size() << " CCS\n";
+  for (std::size_t t = 0; t < sets.sets.size(); ++t) {
+    const auto& set = sets.sets[t];
+    std::cout << "ccs " << t << " (level " << (set.empty() ? 0 : set.front().level) << "): "
+              << set.size() << " communications\n";
+    for (const Communication& c : set)
+      std::cout << "  " << c.src << " -> " << c.dst << "  " << c.bytes << " bytes  (lines "
+                << c.sendLine << ", " << c.recvLine << ")\n";
+  }
+  return 0;
+}
+
+int runGenCg(const GenCgOptions& o) {
+  CgOptions options;
+  options.ranks = o.ranks;
+  options.bytes = o.bytes;
+  options.variant = parseCgVariant(o.variant);
+  options.iterations = o.iterations;
+  const std::string text = generateCgTrace(options);
+  if (o.output.empty())
+    std::cout << text;
+  else
+    writeFileAtomically(o.output, text);
+  return 0;
+}
+
+}  // namespace tac3map::cli

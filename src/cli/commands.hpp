@@ -1,0 +1,64 @@
+// The subcommands of the tac3map command: options as parsed by CLI11 in main.cpp, and the
+// functions that run them. Each returns the process exit code; input errors are thrown as
+// InputError and printed by main.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tac3map/annealer.hpp"
+
+namespace tac3map::cli {
+
+// What every command that reads a trace needs.
+struct TraceInput {
+  std::string trace;
+  int iteration = 1;
+  bool eagerSends = false;
+};
+
+struct BoxInput {
+  std::string machine;
+  std::string shape;
+  std::string offset;
+};
+
+struct MapOptions {
+  TraceInput input;
+  BoxInput box;
+  std::string objective = "tac3";
+  std::uint64_t seed = 1;
+  std::string init = "identity";
+  Schedule schedule;
+  bool noEarlyStop = false;
+  std::string output;
+  std::string report;
+};
+
+struct ScoreOptions {
+  TraceInput input;
+  BoxInput box;
+  std::vector<std::string> mappings;
+  bool json = false;
+};
+
+struct CcsOptionsCli {
+  TraceInput input;
+  bool json = false;
+};
+
+struct GenCgOptions {
+  int ranks = 64;
+  std::uint64_t bytes = 1 << 20;
+  std::string variant = "sendrecv";
+  int iterations = 1;
+  std::string output;  // empty: standard output
+};
+
+int runMap(const MapOptions& options);
+int runScore(const ScoreOptions& options);
+int runCcs(const CcsOptionsCli& options);
+int runGenCg(const GenCgOptions& options);
+
+}  // namespace tac3map::cli

@@ -1,0 +1,104 @@
+// The tac3map command: subcommands map, score, ccs and gen (see README.md).
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "commands.hpp"
+#include "tac3map/error.hpp"
+
+namespace {
+
+using namespace tac3map::cli;
+
+void addTraceOptions(CLI::App& app, TraceInput& input) {
+  app.add_option("--trace,-t", input.trace, "native trace file (docs/trace-format.md)")
+      ->required();
+  app.add_option("--iteration", input.iteration,
+                 "which kernel iteration to use when the trace has 'iteration' markers")
+      ->capture_default_str();
+  app.add_flag("--eager-sends", input.eagerSends,
+               "blocking sends complete at once on the sender (small buffered messages)");
+}
+
+void addBoxOptions(CLI::App& app, BoxInput& box) {
+  app.add_option("--machine,-m", box.machine, "machine description (topologies/*.json)")
+      ->required();
+  app.add_option("--shape,-s", box.shape, "the job's box, e.g. 2x2x2x2x3x2")->required();
+  app.add_option("--offset", box.offset, "the box's origin on the machine, e.g. 0,0,0,0,0,0");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"tac3map: contention-aware task mapping for multi-dimensional mesh/torus networks"};
+  app.require_subcommand(1);
+
+  MapOptions map;
+  CLI::App* mapCmd = app.add_subcommand(
+      "map", "find a mapping by simulated annealing and write it\n  example: tac3map map "
+             "--machine topologies/fx10.json --shape 2x2x2x2x3x2 --trace examples/cg64-sendrecv.trace -o cg64.map");
+  addBoxOptions(*mapCmd, map.box);
+  addTraceOptions(*mapCmd, map.input);
+  mapCmd->add_option("--objective", map.objective, "tac3 | tahb | rmatt-o2f")
+      ->capture_default_str();
+  mapCmd->add_option("--seed", map.seed, "random seed")->capture_default_str();
+  mapCmd->add_option("--init", map.init, "identity | random | a mapping file")
+      ->capture_default_str();
+  mapCmd->add_option("--t0", map.schedule.t0, "initial temperature")->capture_default_str();
+  mapCmd->add_option("--t-end", map.schedule.tEnd, "final temperature")->capture_default_str();
+  mapCmd->add_option("--trials", map.schedule.trialsPerTemperature, "trials per temperature")
+      ->capture_default_str();
+  mapCmd->add_option("--cooling", map.schedule.cooling, "temperature factor per step")
+      ->capture_default_str();
+  mapCmd->add_flag("--no-early-stop", map.noEarlyStop,
+                   "run the whole schedule even when tac3 reaches its lower bound");
+  mapCmd->add_option("--time-limit", map.schedule.timeLimit, "stop after this many seconds");
+  mapCmd->add_option("--output,-o", map.output, "mapping file to write")->required();
+  mapCmd->add_option("--report", map.report, "JSON report to write");
+
+  ScoreOptions score;
+  CLI::App* scoreCmd = app.add_subcommand(
+      "score", "score mapping files against a trace\n  example: tac3map score --machine "
+               "topologies/fx10.json --shape 2x2x2x2x3x2 --trace examples/cg64-sendrecv.trace a.map b.map");
+  addBoxOptions(*scoreCmd, score.box);
+  addTraceOptions(*scoreCmd, score.input);
+  scoreCmd->add_option("mappings", score.mappings, "mapping files")->required();
+  scoreCmd->add_flag("--json", score.json, "print a JSON list of {file, scores}");
+
+  CcsOptionsCli ccs;
+  CLI::App* ccsCmd = app.add_subcommand(
+      "ccs", "print the concurrent communication sets of a trace\n  example: tac3map ccs "
+             "--trace examples/cg64-sendrecv.trace --json");
+  addTraceOptions(*ccsCmd, ccs.input);
+  ccsCmd->add_flag("--json", ccs.json, "print {\"ccs\": [[{src, dst, bytes}, ...], ...]}");
+
+  GenCgOptions gen;
+  CLI::App* genCmd = app.add_subcommand("gen", "write synthetic traces");
+  genCmd->require_subcommand(1);
+  CLI::App* cgCmd = genCmd->add_subcommand(
+      "cg", "the NAS CG communication pattern\n  example: tac3map gen cg --ranks 64 --bytes "
+            "1048576 --variant sendrecv -o cg64.trace");
+  cgCmd->add_option("--ranks", gen.ranks, "number of ranks (a power of two)")
+      ->capture_default_str();
+  cgCmd->add_option("--bytes", gen.bytes, "bytes per message")->capture_default_str();
+  cgCmd->add_option("--variant", gen.variant,
+                    "sendrecv | isend (irecv+isend+waitall) | send (irecv+send+wait)")
+      ->capture_default_str();
+  cgCmd->add_option("--iterations", gen.iterations, "kernel iterations, each with a marker")
+      ->capture_default_str();
+  cgCmd->add_option("--output,-o", gen.output, "trace file to write (default: standard output)");
+
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (mapCmd->parsed()) return runMap(map);
+    if (scoreCmd->parsed()) return runScore(score);
+    if (ccsCmd->parsed()) return runCcs(ccs);
+    if (cgCmd->parsed()) return runGenCg(gen);
+  } catch (const tac3map::InputError& e) {
+    std::cerr << "tac3map: error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "tac3map: error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

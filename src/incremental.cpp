@@ -1,0 +1,90 @@
+#include "tac3map/incremental.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace tac3map {
+
+Placement::Placement(const Problem& problem, int nodes, const Mapping& mapping)
+    : src_(problem.src.data()),
+      dst_(problem.dst.data()),
+      nodeOfTask_(mapping.nodeOfTask),
+      taskAtNode_(nodes, -1),
+      start_(problem.tasks + 1, 0) {
+  for (int task = 0; task < mapping.tasks(); ++task) taskAtNode_[nodeOfTask_[task]] = task;
+  const std::size_t n = problem.communicationCount();
+  for (std::size_t c = 0; c < n; ++c) {
+    ++start_[problem.src[c] + 1];
+    ++start_[problem.dst[c] + 1];
+  }
+  for (int task = 0; task < problem.tasks; ++task) start_[task + 1] += start_[task];
+  incident_.resize(start_[problem.tasks]);
+  std::vector<int> fill(start_.begin(), start_.end() - 1);
+  for (std::size_t c = 0; c < n; ++c) {
+    incident_[fill[problem.src[c]]++] = static_cast<int>(c);
+    incident_[fill[problem.dst[c]]++] = static_cast<int>(c);
+  }
+}
+
+Tac3Objective::Tac3Objective(const Problem& problem, const Router& router, const Mapping& mapping)
+    : IncrementalObjective(problem, router, mapping), links_(router.linkIdLimit()) {
+  const int ccsCount = problem.ccsCount;
+  const std::size_t n = problem.communicationCount();
+  load_.assign(static_cast<std::size_t>(ccsCount) * links_, 0);
+  // Size classes per CCS, largest first (any order works; this one reads well in a debugger).
+  std::vector<std::map<std::uint64_t, int, std::greater<>>> classes(ccsCount);
+  std::vector<int> messages(ccsCount, 0);
+  for (std::size_t c = 0; c < n; ++c) {
+    classes[problem.ccs[c]].emplace(problem.bytes[c], 0);
+    ++messages[problem.ccs[c]];
+  }
+  groupBegin_.push_back(0);
+  std::int64_t useSize = 0, histSize = 0;
+  for (int t = 0; t < ccsCount; ++t) {
+    const bool single = classes[t].size() == 1;
+    for (auto& [bytes, group] : classes[t]) {
+      group = static_cast<int>(groupBytes_.size());
+      groupBytes_.push_back(bytes);
+      useOffset_.push_back(single ? -1 : useSize);
+      if (!single) useSize += links_;
+      histOffset_.push_back(histSize);
+      histSize += messages[t] + 2;  // loads range over 0..messages[t]
+    }
+    groupBegin_.push_back(static_cast<int>(groupBytes_.size()));
+  }
+  groupOf_.resize(n);
+  for (std::size_t c = 0; c < n; ++c) groupOf_[c] = classes[problem.ccs[c]].at(problem.bytes[c]);
+  use_.assign(useSize, 0);
+  hist_.assign(histSize, 0);
+  maxLoad_.assign(groupBytes_.size(), 0);
+  cost_.assign(ccsCount, 0);
+  stamp_.assign(ccsCount, 0);
+  addAll();
+}
+
+TahbObjective::TahbObjective(const Problem& problem, const Router& router, const Mapping& mapping)
+    : IncrementalObjective(problem, router, mapping) {
+  addAll();
+}
+
+RmattObjective::RmattObjective(const Problem& problem, const Router& router,
+                               const Mapping& mapping)
+    : IncrementalObjective(problem, router, mapping), linkBytes_(router.linkIdLimit(), 0) {
+  addAll();
+}
+
+void RmattObjective::settle() {
+  if (atMax_ > 0) return;
+  maxBytes_ = 0;
+  atMax_ = 0;
+  for (std::uint64_t bytes : linkBytes_) {
+    if (bytes > maxBytes_) {
+      maxBytes_ = bytes;
+      atMax_ = 1;
+    } else if (bytes == maxBytes_) {
+      ++atMax_;
+    }
+  }
+}
+
+}  // namespace tac3map

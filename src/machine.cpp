@@ -1,0 +1,208 @@
+#include "tac3map/machine.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tac3map/error.hpp"
+
+namespace tac3map {
+namespace {
+
+using nlohmann::json;
+
+std::string readWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) failIn(path, "cannot open file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::size_t lineOfByte(const std::string& text, std::size_t byte) {
+  const std::size_t end = std::min(byte, text.size());
+  return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + end, '\n'));
+}
+
+const json& field(const json& object, const char* key, const std::string& where,
+                  const std::string& source) {
+  if (!object.is_object()) failIn(source, where + ": expected a JSON object");
+  auto it = object.find(key);
+  if (it == object.end()) failIn(source, where + ": missing field \"" + key + "\"");
+  return *it;
+}
+
+double positiveNumber(const json& value, const std::string& where, const std::string& source) {
+  if (!value.is_number() || value.get<double>() <= 0)
+    failIn(source, where + ": expected a positive number");
+  return value.get<double>();
+}
+
+std::string joinNames(const std::vector<Axis>& axes) {
+  std::string names;
+  for (const Axis& axis : axes) {
+    if (!names.empty()) names += ' ';
+    names += axis.name;
+  }
+  return names;
+}
+
+std::string joinNumbers(const std::vector<int>& values, char separator) {
+  std::string text;
+  for (int value : values) {
+    if (!text.empty()) text += separator;
+    text += std::to_string(value);
+  }
+  return text;
+}
+
+std::vector<int> parseIntegerList(const std::string& text, char separator, const std::string& what,
+                                  std::size_t expected, const std::string& axisNames) {
+  std::vector<int> values;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, separator)) {
+    std::size_t used = 0;
+    int value = 0;
+    try {
+      value = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != item.size())
+      throw InputError(what + " '" + text + "': '" + item + "' is not an integer");
+    values.push_back(value);
+  }
+  if (values.size() != expected)
+    throw InputError(what + " '" + text + "': expected " + std::to_string(expected) +
+                     " values (axes " + axisNames + "), got " + std::to_string(values.size()));
+  return values;
+}
+
+}  // namespace
+
+std::string Machine::shapeText() const {
+  std::vector<int> sizes;
+  for (const Axis& axis : axes) sizes.push_back(axis.size);
+  return joinNumbers(sizes, 'x');
+}
+
+Machine parseMachine(const std::string& text, const std::string& source) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    std::string what = e.what();
+    // nlohmann's message starts with "[json.exception.parse_error.101] parse error at line..".
+    const auto colon = what.find(": ");
+    failAt(source, lineOfByte(text, e.byte),
+           "invalid JSON: " + (colon == std::string::npos ? what : what.substr(colon + 2)));
+  }
+  Machine machine;
+  machine.source = source;
+  machine.name = doc.is_object() && doc.contains("name") && doc["name"].is_string()
+                     ? doc["name"].get<std::string>()
+                     : source;
+  const json& axes = field(doc, "axes", "top level", source);
+  if (!axes.is_array() || axes.empty()) failIn(source, "axes: expected a non-empty array");
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    const std::string where = "axes[" + std::to_string(i) + "]";
+    Axis axis;
+    const json& name = field(axes[i], "name", where, source);
+    if (!name.is_string() || name.get<std::string>().empty())
+      failIn(source, where + ".name: expected a non-empty string");
+    axis.name = name.get<std::string>();
+    const json& size = field(axes[i], "size", where, source);
+    if (!size.is_number_integer() || size.get<long long>() < 1 || size.get<long long>() > 1000000)
+      failIn(source, where + ".size: expected an integer from 1 to 1000000");
+    axis.size = size.get<int>();
+    const json& wrap = field(axes[i], "wrap", where, source);
+    if (!wrap.is_boolean()) failIn(source, where + ".wrap: expected true or false");
+    axis.wrap = wrap.get<bool>();
+    for (const Axis& other : machine.axes)
+      if (other.name == axis.name) failIn(source, where + ".name: axis '" + axis.name + "' twice");
+    machine.axes.push_back(axis);
+  }
+  const json& order = field(doc, "routing_order", "top level", source);
+  if (!order.is_array() || order.size() != machine.axes.size())
+    failIn(source, "routing_order: expected each of the axes (" + joinNames(machine.axes) +
+                       ") exactly once");
+  std::vector<bool> seen(machine.axes.size(), false);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const std::string where = "routing_order[" + std::to_string(i) + "]";
+    if (!order[i].is_string()) failIn(source, where + ": expected an axis name");
+    const std::string name = order[i].get<std::string>();
+    auto it = std::find_if(machine.axes.begin(), machine.axes.end(),
+                           [&](const Axis& a) { return a.name == name; });
+    if (it == machine.axes.end()) failIn(source, where + ": unknown axis '" + name + "'");
+    const int index = static_cast<int>(it - machine.axes.begin());
+    if (seen[index]) failIn(source, where + ": axis '" + name + "' named twice");
+    seen[index] = true;
+    machine.routingOrder.push_back(index);
+  }
+  machine.linkBandwidth =
+      positiveNumber(field(doc, "link_bandwidth", "top level", source), "link_bandwidth", source);
+  const json& latency = field(doc, "hop_latency", "top level", source);
+  if (!latency.is_number() || latency.get<double>() < 0)
+    failIn(source, "hop_latency: expected a number >= 0");
+  machine.hopLatency = latency.get<double>();
+  return machine;
+}
+
+Machine loadMachine(const std::string& path) { return parseMachine(readWholeFile(path), path); }
+
+std::vector<int> Box::coordinatesOf(int node) const {
+  std::vector<int> coordinates(shape.size());
+  for (std::size_t a = 0; a < shape.size(); ++a) {
+    coordinates[a] = node % shape[a];
+    node /= shape[a];
+  }
+  return coordinates;
+}
+
+int Box::nodeAt(const std::vector<int>& coordinates) const {
+  int node = 0;
+  for (std::size_t a = 0; a < shape.size(); ++a) node += coordinates[a] * stride[a];
+  return node;
+}
+
+std::string Box::shapeText() const { return joinNumbers(shape, 'x'); }
+
+std::string Box::offsetText() const { return joinNumbers(offset, ','); }
+
+Box makeBox(const Machine& machine, const std::string& shape, const std::string& offset) {
+  const std::size_t axes = machine.axes.size();
+  const std::string names = joinNames(machine.axes);
+  Box box;
+  box.shape = parseIntegerList(shape, 'x', "--shape", axes, names);
+  box.offset = offset.empty() ? std::vector<int>(axes, 0)
+                              : parseIntegerList(offset, ',', "--offset", axes, names);
+  long long nodes = 1;
+  for (std::size_t a = 0; a < axes; ++a) {
+    const Axis& axis = machine.axes[a];
+    const int size = box.shape[a], start = box.offset[a];
+    if (size < 1)
+      throw InputError("--shape " + shape + ": axis " + axis.name + " size must be at least 1");
+    if (size > axis.size)
+      throw InputError("--shape " + shape + ": axis " + axis.name + " size " +
+                       std::to_string(size) + " exceeds the machine's " +
+                       std::to_string(axis.size) + " (" + machine.source + ")");
+    if (start < 0 || start >= axis.size)
+      throw InputError("--offset " + offset + ": axis " + axis.name + " offset " +
+                       std::to_string(start) + " is outside 0.." + std::to_string(axis.size - 1));
+    // On a torus axis a box may run over the end and continue at 0; on a mesh it may not.
+    if (!axis.wrap && start + size > axis.size)
+      throw InputError("--shape " + shape + " at --offset " + box.offsetText() + ": axis " +
+                       axis.name + " runs past the machine's edge (mesh axis of size " +
+                       std::to_string(axis.size) + ")");
+    box.wrap.push_back(axis.wrap && size == axis.size && size > 1);
+    box.stride.push_back(static_cast<int>(nodes));
+    nodes *= size;
+    if (nodes > 100000000) throw InputError("--shape " + shape + ": more than 1e8 nodes");
+  }
+  box.nodeCount = static_cast<int>(nodes);
+  return box;
+}
+
+}  // namespace tac3map

@@ -1,0 +1,187 @@
+#include "tac3map/trace.hpp"
+
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+#include "tac3map/error.hpp"
+
+namespace tac3map {
+namespace {
+
+struct LineReader {
+  const std::string& source;
+  std::size_t line;
+  std::vector<std::string> words;
+
+  [[noreturn]] void fail(const std::string& message) const { failAt(source, line, message); }
+
+  template <class T>
+  T integer(std::size_t index, const char* what) const {
+    const std::string& word = words[index];
+    T value{};
+    auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
+    if (error != std::errc() || end != word.data() + word.size())
+      fail(std::string("expected ") + what + ", got '" + word + "'");
+    return value;
+  }
+
+  int rank(std::size_t index, int ranks, const char* what) const {
+    const long long value = integer<long long>(index, what);
+    if (value < 0 || value >= ranks)
+      fail(std::string(what) + " " + words[index] + " is outside 0.." + std::to_string(ranks - 1) +
+           " (ranks " + std::to_string(ranks) + ")");
+    return static_cast<int>(value);
+  }
+
+  void expectWords(std::size_t low, std::size_t high, const char* usage) const {
+    if (words.size() < low || words.size() > high)
+      fail("'" + words[1] + "' takes the form '<rank> " + usage + "'");
+  }
+};
+
+std::vector<std::string> splitWords(const std::string& text) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  std::string word;
+  while (in >> word) words.push_back(word);
+  return words;
+}
+
+Event parseEvent(const LineReader& r, int ranks) {
+  Event e;
+  e.line = r.line;
+  const std::string& verb = r.words[1];
+  if (verb == "send" || verb == "recv") {
+    r.expectWords(4, 5, verb == "send" ? "send <dst> <bytes> [<tag>]" : "recv <src> <bytes> [<tag>]");
+    e.kind = verb == "send" ? EventKind::Send : EventKind::Recv;
+    e.peer = r.rank(2, ranks, verb == "send" ? "destination rank" : "source rank");
+    e.bytes = r.integer<std::uint64_t>(3, "a byte count");
+    if (r.words.size() == 5) e.tag = r.integer<std::int64_t>(4, "a tag");
+  } else if (verb == "isend" || verb == "irecv") {
+    r.expectWords(6, 6, verb == "isend" ? "isend <dst> <bytes> <tag> <req>"
+                                        : "irecv <src> <bytes> <tag> <req>");
+    e.kind = verb == "isend" ? EventKind::Isend : EventKind::Irecv;
+    e.peer = r.rank(2, ranks, verb == "isend" ? "destination rank" : "source rank");
+    e.bytes = r.integer<std::uint64_t>(3, "a byte count");
+    e.tag = r.integer<std::int64_t>(4, "a tag");
+    e.request = r.words[5];
+  } else if (verb == "wait") {
+    r.expectWords(3, 3, "wait <req>");
+    e.kind = EventKind::Wait;
+    e.request = r.words[2];
+  } else if (verb == "waitall") {
+    r.expectWords(2, 2, "waitall");
+    e.kind = EventKind::Waitall;
+  } else if (verb == "sendrecv") {
+    r.expectWords(6, 7, "sendrecv <dst> <sendbytes> <src> <recvbytes> [<tag>]");
+    e.kind = EventKind::Sendrecv;
+    e.peer = r.rank(2, ranks, "destination rank");
+    e.bytes = r.integer<std::uint64_t>(3, "a byte count");
+    e.peer2 = r.rank(4, ranks, "source rank");
+    e.bytes2 = r.integer<std::uint64_t>(5, "a byte count");
+    if (r.words.size() == 7) e.tag = r.integer<std::int64_t>(6, "a tag");
+  } else if (verb == "barrier") {
+    r.expectWords(2, 2, "barrier");
+    e.kind = EventKind::Barrier;
+  } else {
+    r.fail("unknown event '" + verb +
+           "' (expected send, recv, isend, irecv, wait, waitall, sendrecv, barrier, iteration)");
+  }
+  return e;
+}
+
+}  // namespace
+
+const char* eventName(EventKind kind) {
+  switch (kind) {
+    case EventKind::Send: return "send";
+    case EventKind::Recv: return "recv";
+    case EventKind::Isend: return "isend";
+    case EventKind::Irecv: return "irecv";
+    case EventKind::Wait: return "wait";
+    case EventKind::Waitall: return "waitall";
+    case EventKind::Sendrecv: return "sendrecv";
+    case EventKind::Barrier: return "barrier";
+  }
+  return "?";
+}
+
+Trace parseTrace(std::istream& in, const std::string& source, const TraceOptions& options) {
+  if (options.iteration < 1) throw InputError("--iteration must be at least 1");
+  Trace trace;
+  trace.source = source;
+  // Events of every rank, and per rank the index into them where each iteration starts.
+  std::vector<std::vector<Event>> all;
+  std::vector<std::vector<std::size_t>> markers;
+  std::vector<std::size_t> firstMarkerLine;
+  bool sawHeader = false, anyMarker = false;
+  std::string text;
+  std::size_t lineNumber = 0;
+  while (std::getline(in, text)) {
+    ++lineNumber;
+    const auto hash = text.find('#');
+    if (hash != std::string::npos) text.resize(hash);
+    LineReader r{source, lineNumber, splitWords(text)};
+    if (r.words.empty()) continue;
+    if (!sawHeader) {
+      if (r.words.size() != 2 || r.words[0] != "tac3map-trace")
+        r.fail("expected the header 'tac3map-trace 1'");
+      if (r.words[1] != "1") r.fail("unsupported trace version '" + r.words[1] + "' (expected 1)");
+      sawHeader = true;
+      continue;
+    }
+    if (r.words[0] == "ranks") {
+      if (trace.ranks != 0) r.fail("second 'ranks' line");
+      if (r.words.size() != 2) r.fail("expected 'ranks <count>'");
+      const long long count = r.integer<long long>(1, "a rank count");
+      if (count < 1 || count > 100000000) r.fail("rank count must be from 1 to 100000000");
+      trace.ranks = static_cast<int>(count);
+      all.resize(trace.ranks);
+      markers.resize(trace.ranks);
+      continue;
+    }
+    if (trace.ranks == 0) r.fail("expected 'ranks <count>' before the first event");
+    if (r.words.size() < 2) r.fail("expected '<rank> <event> ...'");
+    const int rank = r.rank(0, trace.ranks, "rank");
+    if (r.words[1] == "iteration") {
+      if (r.words.size() != 2) r.fail("'iteration' takes no arguments");
+      markers[rank].push_back(all[rank].size());
+      anyMarker = true;
+      continue;
+    }
+    all[rank].push_back(parseEvent(r, trace.ranks));
+  }
+  if (!sawHeader) failIn(source, "empty trace (expected the header 'tac3map-trace 1')");
+  if (trace.ranks == 0) failIn(source, "no 'ranks <count>' line");
+
+  trace.events.resize(trace.ranks);
+  for (int rank = 0; rank < trace.ranks; ++rank) {
+    if (!anyMarker) {
+      if (options.iteration != 1)
+        failIn(source, "--iteration " + std::to_string(options.iteration) +
+                           ": the trace has no 'iteration' markers");
+      trace.events[rank] = std::move(all[rank]);
+      continue;
+    }
+    const auto& starts = markers[rank];
+    if (starts.size() < static_cast<std::size_t>(options.iteration))
+      failIn(source, "rank " + std::to_string(rank) + " has " + std::to_string(starts.size()) +
+                         " 'iteration' markers, --iteration " +
+                         std::to_string(options.iteration) + " needs one more");
+    const std::size_t begin = starts[options.iteration - 1];
+    const std::size_t end = starts.size() > static_cast<std::size_t>(options.iteration)
+                                ? starts[options.iteration]
+                                : all[rank].size();
+    trace.events[rank].assign(all[rank].begin() + begin, all[rank].begin() + end);
+  }
+  return trace;
+}
+
+Trace readTrace(const std::string& path, const TraceOptions& options) {
+  std::ifstream in(path);
+  if (!in) failIn(path, "cannot open trace");
+  return parseTrace(in, path, options);
+}
+
+}  // namespace tac3map
