@@ -114,8 +114,8 @@ Machine parseMachine(const std::string& text, const std::string& source) {
       failIn(source, where + ".name: expected a non-empty string");
     axis.name = name.get<std::string>();
     const json& size = field(axes[i], "size", where, source);
-    if (!size.is_number_integer() || size.get<long long>() < 1 || size.get<long long>() > 1000000)
-      failIn(source, where + ".size: expected an integer from 1 to 1000000");
+    if (!size.is_number_integer() || size.get<long long>() < 1 || size.get<long long>() > 1024)
+      failIn(source, where + ".size: expected an integer from 1 to 1024");
     axis.size = size.get<int>();
     const json& wrap = field(axes[i], "wrap", where, source);
     if (!wrap.is_boolean()) failIn(source, where + ".wrap: expected true or false");

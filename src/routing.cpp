@@ -1,14 +1,32 @@
 #include "tac3map/routing.hpp"
 
 namespace tac3map {
+namespace {
 
-Router::Router(const Machine& machine, const Box& box)
+// Signed steps from c to t on an axis of `size`: on a torus the shorter way round, ties the
+// + way (as the machine routes); on a mesh the only way.
+int signedSteps(int c, int t, int size, bool wrap) {
+  if (!wrap) return t - c;
+  const int forward = (t - c + size) % size;
+  const int backward = size - forward;
+  return forward <= backward ? forward : -backward;
+}
+
+}  // namespace
+
+Router::Router(const Machine& machine, const Box& box, std::size_t cacheBudgetBytes)
     : axes_(box.axisCount()),
       nodes_(box.nodeCount),
       shape_(box.shape),
       stride_(box.stride),
       order_(machine.routingOrder) {
-  for (bool w : box.wrap) wrap_.push_back(w ? 1 : 0);
+  for (int a = 0; a < axes_; ++a) {
+    const int size = shape_[a];
+    legStart_.push_back(static_cast<int>(legs_.size()));
+    for (int c = 0; c < size; ++c)
+      for (int t = 0; t < size; ++t)
+        legs_.push_back(static_cast<std::int16_t>(signedSteps(c, t, size, box.wrap[a])));
+  }
   coords_.resize(static_cast<std::size_t>(nodes_) * axes_);
   for (int node = 0; node < nodes_; ++node) {
     int rest = node;
@@ -17,6 +35,28 @@ Router::Router(const Machine& machine, const Box& box)
       rest /= shape_[a];
     }
   }
+  buildCache(cacheBudgetBytes);
+}
+
+void Router::buildCache(std::size_t budgetBytes) {
+  const std::size_t pairs = static_cast<std::size_t>(nodes_) * nodes_;
+  if ((pairs + 1) * sizeof(std::uint32_t) > budgetBytes) return;
+  std::size_t links = 0;
+  for (int p = 0; p < nodes_; ++p)
+    for (int q = 0; q < nodes_; ++q) links += hops(p, q);
+  if ((pairs + 1) * sizeof(std::uint32_t) + links * sizeof(LinkId) > budgetBytes ||
+      links > UINT32_MAX)
+    return;
+  routeLinks_.reserve(links);
+  std::vector<std::uint32_t> start;
+  start.reserve(pairs + 1);
+  for (int p = 0; p < nodes_; ++p)
+    for (int q = 0; q < nodes_; ++q) {
+      start.push_back(static_cast<std::uint32_t>(routeLinks_.size()));
+      walk(p, q, [&](LinkId link) { routeLinks_.push_back(link); });
+    }
+  start.push_back(static_cast<std::uint32_t>(routeLinks_.size()));
+  routeStart_ = std::move(start);  // from here on forEachLink reads the cache
 }
 
 std::vector<LinkId> Router::route(int p, int q) const {

@@ -185,7 +185,7 @@ inline void Tac3Objective::addRoute(int c, Ends e) {
   touch(t);
   if (useOffset_[g] < 0) {
     std::int32_t* h = &hist_[histOffset_[g]];
-    std::uint32_t& top = maxLoad_[g];
+    std::uint32_t top = maxLoad_[g];
     std::uint64_t pairs = 0;
     router_.forEachLink(e.p, e.q, [&](LinkId l) {
       const std::uint32_t before = load[l];
@@ -195,6 +195,7 @@ inline void Tac3Objective::addRoute(int c, Ends e) {
       pairs += before;
       if (before + 1 > top) top = before + 1;
     });
+    maxLoad_[g] = top;
     sharedPairs_ += pairs;
     return;
   }

@@ -16,7 +16,12 @@ using LinkId = std::int32_t;
 
 class Router {
  public:
-  Router(const Machine& machine, const Box& box);
+  // Routes are precomputed into one flat array when all of them fit in `cacheBudgetBytes`
+  // (small boxes: the walk's branches cost more than the lookups); otherwise walked each time.
+  static constexpr std::size_t kDefaultCacheBudget = std::size_t{64} << 20;
+  Router(const Machine& machine, const Box& box, std::size_t cacheBudgetBytes = kDefaultCacheBudget);
+
+  bool routesCached() const { return !routeStart_.empty(); }
 
   int nodeCount() const { return nodes_; }
   int axisCount() const { return axes_; }
@@ -26,7 +31,16 @@ class Router {
 
   // Calls visit(LinkId) for each link of the route from node p to node q, in order.
   template <class Visit>
-  void forEachLink(int p, int q, Visit&& visit) const;
+  [[gnu::always_inline]] inline void forEachLink(int p, int q, Visit&& visit) const {
+    if (!routeStart_.empty()) {
+      const std::size_t pair = static_cast<std::size_t>(p) * nodes_ + q;
+      const LinkId* link = routeLinks_.data() + routeStart_[pair];
+      const LinkId* end = routeLinks_.data() + routeStart_[pair + 1];
+      for (; link != end; ++link) visit(*link);
+      return;
+    }
+    walk(p, q, visit);
+  }
 
   std::vector<LinkId> route(int p, int q) const;
   int hops(int p, int q) const;
@@ -39,49 +53,44 @@ class Router {
   int linkTarget(LinkId link) const;
 
  private:
-  // Direction (+1/-1) and number of steps along `axis` from coordinate c to t.
-  void axisLeg(int axis, int c, int t, int& direction, int& steps) const;
+  template <class Visit>
+  [[gnu::always_inline]] inline void walk(int p, int q, Visit&& visit) const;
+  void buildCache(std::size_t budgetBytes);
+
+  // Signed number of steps along `axis` from coordinate c to t (negative: the - way).
+  int leg(int axis, int c, int t) const { return legs_[legStart_[axis] + c * shape_[axis] + t]; }
 
   int axes_ = 0;
   int nodes_ = 0;
   std::vector<int> shape_, stride_, order_;
-  std::vector<char> wrap_;
   std::vector<int> coords_;  // node * axes + axis
+  // Per axis a size x size table of leg(); computed once so the hot path has no division.
+  std::vector<int> legStart_;
+  std::vector<std::int16_t> legs_;
+  // Route cache: links of route p -> q are routeLinks_[routeStart_[p*n+q] .. routeStart_[p*n+q+1]).
+  std::vector<std::uint32_t> routeStart_;
+  std::vector<LinkId> routeLinks_;
 };
 
-inline void Router::axisLeg(int axis, int c, int t, int& direction, int& steps) const {
-  if (wrap_[axis]) {
-    const int size = shape_[axis];
-    const int forward = (t - c + size) % size;
-    const int backward = size - forward;
-    // Ties go the + way, as the machine's routing does.
-    if (forward <= backward) {
-      direction = 1;
-      steps = forward;
-    } else {
-      direction = -1;
-      steps = backward;
-    }
-  } else {
-    direction = t >= c ? 1 : -1;
-    steps = t >= c ? t - c : c - t;
-  }
-}
-
 template <class Visit>
-void Router::forEachLink(int p, int q, Visit&& visit) const {
+void Router::walk(int p, int q, Visit&& visit) const {
+  // Locals, so that the callback's integer stores cannot force these to be reloaded.
+  const int axes = axes_;
+  const int* coords = coords_.data();
+  const int* from = coords + p * axes;
+  const int* target = coords + q * axes;
   int current = p;
-  const int* target = &coords_[q * axes_];
   for (int axis : order_) {
-    int c = coords_[current * axes_ + axis];
+    int c = from[axis];
     const int t = target[axis];
     if (c == t) continue;
-    int direction = 0, steps = 0;
-    axisLeg(axis, c, t, direction, steps);
+    const int signedSteps = leg(axis, c, t);
+    const int direction = signedSteps > 0 ? 1 : -1;
+    const int steps = signedSteps > 0 ? signedSteps : -signedSteps;
     const int size = shape_[axis], stride = stride_[axis];
     const LinkId base = 2 * axis + (direction > 0 ? 0 : 1);
     for (int s = 0; s < steps; ++s) {
-      visit(static_cast<LinkId>(current) * 2 * axes_ + base);
+      visit(static_cast<LinkId>(current) * 2 * axes + base);
       c += direction;
       if (c == size) {
         c = 0;
@@ -99,11 +108,8 @@ void Router::forEachLink(int p, int q, Visit&& visit) const {
 inline int Router::hops(int p, int q) const {
   int total = 0;
   for (int axis = 0; axis < axes_; ++axis) {
-    const int c = coords_[p * axes_ + axis], t = coords_[q * axes_ + axis];
-    if (c == t) continue;
-    int direction = 0, steps = 0;
-    axisLeg(axis, c, t, direction, steps);
-    total += steps;
+    const int steps = leg(axis, coords_[p * axes_ + axis], coords_[q * axes_ + axis]);
+    total += steps >= 0 ? steps : -steps;
   }
   return total;
 }
