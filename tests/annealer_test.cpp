@@ -1,0 +1,102 @@
+#include "tac3map/annealer.hpp"
+
+#include <gtest/gtest.h>
+
+#include "tac3map/cg_pattern.hpp"
+#include "tac3map/error.hpp"
+#include "test_support.hpp"
+
+namespace tac3map {
+namespace {
+
+struct CgSetup {
+  Machine machine = testing::fx10();
+  Box box;
+  Problem problem;
+  Router router;
+  CgSetup(int ranks, const std::string& shape)
+      : box(makeBox(machine, shape)), problem(makeCg(ranks)), router(machine, box) {}
+  static Problem makeCg(int ranks) {
+    CgOptions o;
+    o.ranks = ranks;
+    return makeProblem(extractCcs(testing::traceFromText(generateCgTrace(o))));
+  }
+};
+
+Schedule shortSchedule() {
+  Schedule s;
+  s.trialsPerTemperature = 200;
+  return s;
+}
+
+TEST(Annealer, DefaultScheduleHasThePapersTrialCount) {
+  EXPECT_EQ(Schedule{}.totalTrials(), 197u * 2500u);  // 10 * 0.9^k >= 1e-8 for k = 0..196
+}
+
+TEST(Annealer, SameSeedSameMappingDifferentSeedDifferentMapping) {
+  const CgSetup s(64, "2x2x2x2x3x2");
+  const Mapping init = identityMapping(64, s.box);
+  for (ObjectiveKind kind : {ObjectiveKind::Tac3, ObjectiveKind::Tahb, ObjectiveKind::RmattO2f}) {
+    const auto a = anneal(s.problem, s.router, kind, init, shortSchedule(), 11);
+    const auto b = anneal(s.problem, s.router, kind, init, shortSchedule(), 11);
+    const auto c = anneal(s.problem, s.router, kind, init, shortSchedule(), 12);
+    EXPECT_EQ(a.best.nodeOfTask, b.best.nodeOfTask) << objectiveName(kind);
+    EXPECT_EQ(a.trials, b.trials);
+    EXPECT_NE(a.best.nodeOfTask, c.best.nodeOfTask) << objectiveName(kind);
+  }
+}
+
+TEST(Annealer, ResultIsAValidMappingNoWorseThanTheStart) {
+  const CgSetup s(32, "1x2x2x2x3x2");
+  const Mapping init = identityMapping(32, s.box);
+  const ExactScores before = evaluateExact(s.problem, s.router, init);
+  const auto tac3 = anneal(s.problem, s.router, ObjectiveKind::Tac3, init, shortSchedule(), 1);
+  checkMapping(tac3.best, s.box, "result");
+  EXPECT_LE(evaluateExact(s.problem, s.router, tac3.best).tac3ByteCounts, before.tac3ByteCounts);
+  const auto tahb = anneal(s.problem, s.router, ObjectiveKind::Tahb, init, shortSchedule(), 1);
+  checkMapping(tahb.best, s.box, "result");
+  EXPECT_LE(evaluateExact(s.problem, s.router, tahb.best).tahbByteHops, before.tahbByteHops);
+}
+
+TEST(Annealer, StopsAtTheLowerBoundUnlessToldNotTo) {
+  const CgSetup s(64, "2x2x2x2x3x2");
+  const Mapping init = identityMapping(64, s.box);
+  const auto r = anneal(s.problem, s.router, ObjectiveKind::Tac3, init, Schedule{}, 1);
+  EXPECT_EQ(r.stopped, "lower-bound");
+  const ExactScores e = evaluateExact(s.problem, s.router, r.best);
+  EXPECT_EQ(e.tac3ByteCounts, e.lowerBoundBytes);
+  EXPECT_LT(r.trials, Schedule{}.totalTrials());
+
+  Schedule full = shortSchedule();
+  full.earlyStop = false;
+  const auto all = anneal(s.problem, s.router, ObjectiveKind::Tac3, init, full, 1);
+  EXPECT_EQ(all.stopped, "schedule");
+  EXPECT_EQ(all.trials, full.totalTrials());
+}
+
+TEST(Annealer, TimeLimitStopsTheSearch) {
+  const CgSetup s(64, "2x2x2x2x3x2");
+  Schedule endless;
+  endless.trialsPerTemperature = 1u << 30;
+  endless.earlyStop = false;
+  endless.timeLimit = 0.05;
+  const auto r =
+      anneal(s.problem, s.router, ObjectiveKind::Tahb, identityMapping(64, s.box), endless, 1);
+  EXPECT_EQ(r.stopped, "time-limit");
+  EXPECT_LT(r.trials, endless.trialsPerTemperature);
+}
+
+TEST(Annealer, BadSchedulesAreErrors) {
+  Schedule s;
+  s.cooling = 1.0;
+  EXPECT_THROW(checkSchedule(s), InputError);
+  s = Schedule{};
+  s.tEnd = 100;
+  EXPECT_THROW(checkSchedule(s), InputError);
+  s = Schedule{};
+  s.trialsPerTemperature = 0;
+  EXPECT_THROW(checkSchedule(s), InputError);
+}
+
+}  // namespace
+}  // namespace tac3map

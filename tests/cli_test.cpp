@@ -1,0 +1,217 @@
+// End-to-end tests of the tac3map command: it is run as a process, as users and job scripts
+// run it, and its exit code, output files and messages are checked.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tac3map/cg_pattern.hpp"
+#include "test_support.hpp"
+
+namespace tac3map {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::sourcePath;
+
+struct Outcome {
+  int exitCode;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           (std::string("tac3map-cli-") + info->name() + "-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "out");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  Outcome run(const std::string& args) {
+    const std::string out = (dir_ / "stdout").string(), err = (dir_ / "stderr").string();
+    const std::string command = std::string("cd ") + TAC3MAP_SOURCE_DIR + " && " + TAC3MAP_BINARY +
+                                " " + args + " >" + out + " 2>" + err;
+    const int status = std::system(command.c_str());
+    return {WEXITSTATUS(status), slurp(out), slurp(err)};
+  }
+  std::string file(const std::string& name, const std::string& text) {
+    const fs::path path = dir_ / name;
+    std::ofstream(path) << text;
+    return path.string();
+  }
+  std::string out(const std::string& name) const { return (dir_ / "out" / name).string(); }
+  bool outputEmpty() const { return fs::is_empty(dir_ / "out"); }
+
+  // A bad input must fail with one line naming the problem and leave no output behind.
+  void expectCleanFailure(const std::string& args, const std::string& expected) {
+    const Outcome r = run(args);
+    EXPECT_NE(r.exitCode, 0) << args;
+    EXPECT_NE(r.err.find(expected), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(outputEmpty()) << args;
+  }
+
+  fs::path dir_;
+};
+
+const std::string kFx10 = "--machine topologies/fx10.json";
+const std::string kCg64 = "--trace examples/cg64-sendrecv.trace";
+
+TEST_F(Cli, MapWritesMappingAndReport) {
+  const Outcome r = run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --seed 3 -o " +
+                    out("cg.map") + " --report " + out("cg.json"));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("stopped: lower-bound"), std::string::npos) << r.out;
+  const auto report = nlohmann::json::parse(slurp(out("cg.json")));
+  for (const char* key : {"machine", "shape", "tasks", "nodes", "ccs", "objective", "seed",
+                          "scores", "search", "mapping"})
+    EXPECT_TRUE(report.contains(key)) << key;
+  for (const char* key : {"tac3", "tac3_lower_bound", "tahb", "rmatt_o2f", "max_link_messages",
+                          "avg_hops"})
+    EXPECT_TRUE(report["scores"].contains(key)) << key;
+  for (const char* key : {"trials", "accepted", "seconds", "stopped"})
+    EXPECT_TRUE(report["search"].contains(key)) << key;
+  EXPECT_EQ(report["machine"], "fx10");
+  EXPECT_EQ(report["shape"], "2x2x2x2x3x2");
+  EXPECT_EQ(report["tasks"], 64);
+  EXPECT_EQ(report["nodes"], 96);
+  EXPECT_EQ(report["ccs"], 4);
+  EXPECT_EQ(report["scores"]["tac3"], report["scores"]["tac3_lower_bound"]);
+  EXPECT_EQ(report["mapping"].size(), 64u);
+  EXPECT_EQ(report["mapping"][0].size(), 6u);
+
+  // The written map scores the same through `score`.
+  const Outcome s = run("score " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --json " +
+                    out("cg.map"));
+  ASSERT_EQ(s.exitCode, 0) << s.err;
+  const auto scores = nlohmann::json::parse(s.out);
+  ASSERT_EQ(scores.size(), 1u);
+  EXPECT_EQ(scores[0]["file"], out("cg.map"));
+  EXPECT_EQ(scores[0]["scores"], report["scores"]);
+}
+
+TEST_F(Cli, SameSeedGivesTheSameFile) {
+  for (const char* name : {"a.map", "b.map"})
+    ASSERT_EQ(run("map " + kFx10 + " --shape 1x2x4x2x3x2 " + kCg64 +
+                  " --objective tahb --trials 300 --seed 9 -o " + out(name))
+                  .exitCode,
+              0);
+  EXPECT_EQ(slurp(out("a.map")), slurp(out("b.map")));
+}
+
+TEST_F(Cli, ScoreTableHasOneRowPerFile) {
+  ASSERT_EQ(run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --trials 100 -o " +
+                out("a.map")).exitCode, 0);
+  ASSERT_EQ(run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 +
+                " --objective tahb --trials 100 --init random -o " + out("b.map")).exitCode, 0);
+  const Outcome r = run("score " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " " + out("a.map") + " " +
+                    out("b.map"));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 3) << r.out;
+  EXPECT_NE(r.out.find("a.map"), std::string::npos);
+  EXPECT_NE(r.out.find("b.map"), std::string::npos);
+}
+
+TEST_F(Cli, InitFromFileContinuesFromThatMapping) {
+  ASSERT_EQ(run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " -o " + out("a.map")).exitCode, 0);
+  const Outcome r = run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --init " + out("a.map") +
+                    " -o " + out("b.map"));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("search: 0 trials"), std::string::npos) << r.out;  // already at the bound
+  EXPECT_EQ(slurp(out("a.map")), slurp(out("b.map")));
+}
+
+TEST_F(Cli, CcsJsonListsFourSetsForCg) {
+  for (const char* trace : {"examples/cg32-isend.trace", "examples/cg64-send.trace"}) {
+    const Outcome r = run(std::string("ccs --json --trace ") + trace);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    ASSERT_EQ(doc["ccs"].size(), 4u);
+    const auto& first = doc["ccs"][0][0];
+    EXPECT_TRUE(first.contains("src") && first.contains("dst") && first.contains("bytes"));
+    EXPECT_EQ(first["bytes"], 1048576);
+  }
+  const Outcome text = run("ccs --trace examples/cg64-sendrecv.trace");
+  EXPECT_NE(text.out.find("256 communications, 4 CCS"), std::string::npos) << text.out;
+}
+
+TEST_F(Cli, ShippedExamplesAreWhatTheGeneratorWrites) {
+  for (int ranks : {32, 64})
+    for (const char* variant : {"sendrecv", "isend", "send"}) {
+      CgOptions o;
+      o.ranks = ranks;
+      o.variant = parseCgVariant(variant);
+      o.iterations = 2;
+      const std::string name =
+          "examples/cg" + std::to_string(ranks) + "-" + variant + ".trace";
+      EXPECT_EQ(slurp(sourcePath(name)), generateCgTrace(o)) << name;
+    }
+  ASSERT_EQ(run("gen cg --ranks 32 --bytes 4096 --variant send -o " + out("g.trace")).exitCode, 0);
+  CgOptions o;
+  o.ranks = 32;
+  o.bytes = 4096;
+  o.variant = CgVariant::IrecvSendWait;
+  EXPECT_EQ(slurp(out("g.trace")), generateCgTrace(o));
+}
+
+TEST_F(Cli, BadTraceLines) {
+  const std::string head = "tac3map-trace 1\nranks 64\n";
+  const std::string base = "map " + kFx10 + " --shape 2x2x2x2x3x2 -o " + out("m.map") + " --trace ";
+  std::string t = file("malformed.trace", head + "0 send 1\n");
+  expectCleanFailure(base + t, t + ":3: 'send' takes the form");
+  t = file("rank.trace", head + "0 send 64 10\n");
+  expectCleanFailure(base + t, t + ":3: destination rank 64 is outside 0..63");
+  t = file("unmatched.trace", head + "0 send 1 10\n");
+  expectCleanFailure(base + t, t + ":3: rank 0 sends to rank 1 (tag 0) but rank 1 has no");
+  t = file("deadlock.trace", head + "0 recv 1 10\n0 send 1 10\n1 recv 0 10\n1 send 0 10\n");
+  expectCleanFailure(base + t, t + ":3: deadlock: rank 0 blocks forever");
+  expectCleanFailure(base + "missing.trace", "missing.trace: cannot open trace");
+}
+
+TEST_F(Cli, BadBoxesAndMachines) {
+  const std::string map = " -o " + out("m.map");
+  expectCleanFailure("map " + kFx10 + " --shape 8x2x2x2x3x2 " + kCg64 + map,
+                     "--shape 8x2x2x2x3x2: axis X size 8 exceeds the machine's 4");
+  expectCleanFailure("map " + kFx10 + " --shape 1x1x4x2x3x2 " + kCg64 + map,
+                     "examples/cg64-sendrecv.trace: 64 tasks do not fit on box 1x1x4x2x3x2 (48 nodes");
+  const std::string broken = file("broken.json", "{\n  \"axes\": [\n    {\"name\": \"X\",,}\n  ]\n}\n");
+  expectCleanFailure("map --machine " + broken + " --shape 2 " + kCg64 + map,
+                     broken + ":3: invalid JSON");
+  const std::string incomplete = file("incomplete.json", R"({"axes": [{"name": "X", "size": 4}]})");
+  expectCleanFailure("map --machine " + incomplete + " --shape 2 " + kCg64 + map,
+                     incomplete + ": axes[0]: missing field \"wrap\"");
+  expectCleanFailure("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --objective hops" + map,
+                     "--objective 'hops'");
+}
+
+TEST_F(Cli, BadMappingFileForScore) {
+  const std::string bad = file("bad.map", "# tac3map mapping 1\n0 0 0 0 0 0 0\n0 1 0 0 0 0 0\n");
+  expectCleanFailure("score " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " " + bad,
+                     bad + ":3: rank 0 placed twice");
+}
+
+TEST_F(Cli, UnwritableOutputLeavesNothing) {
+  const Outcome r = run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --trials 10 -o " +
+                    out("m.map") + " --report " + (dir_ / "no-such-dir" / "r.json").string());
+  EXPECT_NE(r.exitCode, 0);
+  EXPECT_NE(r.err.find("cannot write"), std::string::npos) << r.err;
+  EXPECT_TRUE(outputEmpty());
+}
+
+}  // namespace
+}  // namespace tac3map

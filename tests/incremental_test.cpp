@@ -1,0 +1,123 @@
+// The incremental engines against the reference evaluator, exactly, over thousands of random
+// moves on several machines, with equal and unequal message sizes.
+#include "tac3map/incremental.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "tac3map/random.hpp"
+#include "test_support.hpp"
+
+namespace tac3map {
+namespace {
+
+// Random CCSs with distinct sources and distinct destinations in each.
+Problem randomProblem(int tasks, int ccsCount, Rng& rng, bool unequalSizes) {
+  CcsSet sets;
+  sets.tasks = tasks;
+  const std::uint64_t sizes[] = {1024, 1024, 4096, 1 << 20};
+  for (int t = 0; t < ccsCount; ++t) {
+    std::vector<int> perm(tasks);
+    for (int i = 0; i < tasks; ++i) perm[i] = i;
+    for (int i = tasks - 1; i > 0; --i) std::swap(perm[i], perm[rng.below(i + 1)]);
+    std::vector<Communication> set;
+    for (int i = 0; i < tasks; ++i) {
+      if (rng.below(4) == 0) continue;  // not every task talks in every set
+      const std::uint64_t bytes = unequalSizes ? sizes[rng.below(4)] : 65536;
+      set.push_back({i, perm[i], bytes});
+    }
+    sets.sets.push_back(set);
+  }
+  return makeProblem(sets);
+}
+
+std::uint64_t referenceSharedPairs(const Problem& p, const Router& r, const Mapping& m) {
+  std::vector<std::map<LinkId, std::uint64_t>> load(p.ccsCount);
+  for (std::size_t c = 0; c < p.communicationCount(); ++c)
+    for (LinkId l : r.route(m.nodeOfTask[p.src[c]], m.nodeOfTask[p.dst[c]])) ++load[p.ccs[c]][l];
+  std::uint64_t pairs = 0;
+  for (const auto& links : load)
+    for (const auto& [link, n] : links) pairs += n * (n - 1) / 2;
+  return pairs;
+}
+
+template <class Engine, class Check>
+void randomMoves(const Machine& machine, const std::string& shape, int tasks, bool unequal,
+                 std::size_t cacheBudget, Check check) {
+  const Box box = makeBox(machine, shape);
+  const Router router(machine, box, cacheBudget);
+  Rng rng(tasks * 31 + box.nodeCount);
+  const Problem problem = randomProblem(tasks, 5, rng, unequal);
+  Engine engine(problem, router, randomMapping(tasks, box, 3));
+  // The engine's state carries every earlier move, so checking a large box every few moves
+  // still catches any drift; small boxes are checked after every move.
+  const int checkEvery = box.nodeCount > 200 ? 10 : 1;
+  for (int move = 0; move < 3000; ++move) {
+    const int task = static_cast<int>(rng.below(tasks));
+    const int from = engine.placement().nodeOf(task);
+    const int node = static_cast<int>(rng.below(box.nodeCount));
+    engine.relocate(task, node);
+    if (rng.below(3) == 0) engine.relocate(task, from);  // the annealer's undo
+    if (move % checkEvery != 0) continue;
+    const Mapping now{engine.placement().nodeOfTask()};
+    check(engine, evaluateExact(problem, router, now), problem, router, now);
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+struct Case {
+  Machine machine;
+  std::string shape;
+  int tasks;
+};
+
+std::vector<Case> cases() {
+  const Machine fx10 = testing::fx10();
+  return {{fx10, "2x2x2x2x3x2", 64},
+          {fx10, "1x2x4x2x3x2", 96},
+          {fx10, "4x2x8x2x3x2", 300},
+          {testing::simpleMachine({4, 4, 4}, {true, true, true}), "4x4x4", 50},
+          {testing::simpleMachine({5, 3}, {false, false}), "5x3", 15}};
+}
+
+TEST(Incremental, Tac3EqualsReferenceAfterEveryMove) {
+  for (const Case& c : cases())
+    for (bool unequal : {false, true})
+      for (std::size_t budget : {Router::kDefaultCacheBudget, std::size_t{0}}) {
+        SCOPED_TRACE(c.shape + (unequal ? " unequal" : " equal") + (budget ? " cached" : " walked"));
+        randomMoves<Tac3Objective>(
+            c.machine, c.shape, c.tasks, unequal, budget,
+            [](const Tac3Objective& e, const ExactScores& ref, const Problem& p, const Router& r,
+               const Mapping& m) {
+              ASSERT_EQ(e.value(), ref.tac3ByteCounts);
+              ASSERT_EQ(e.secondary(), referenceSharedPairs(p, r, m));
+            });
+      }
+}
+
+TEST(Incremental, TahbEqualsReferenceAfterEveryMove) {
+  for (const Case& c : cases())
+    randomMoves<TahbObjective>(c.machine, c.shape, c.tasks, true, Router::kDefaultCacheBudget,
+                               [](const TahbObjective& e, const ExactScores& ref, const Problem&,
+                                  const Router&, const Mapping&) {
+                                 ASSERT_EQ(e.value(), ref.tahbByteHops);
+                               });
+}
+
+TEST(Incremental, RmattEqualsReferenceAfterEveryMove) {
+  for (const Case& c : cases())
+    for (bool unequal : {false, true})
+      randomMoves<RmattObjective>(
+          c.machine, c.shape, c.tasks, unequal, Router::kDefaultCacheBudget,
+          [](const RmattObjective& e, const ExactScores& ref, const Problem&, const Router&,
+             const Mapping&) {
+            ASSERT_EQ(e.hopBytes(), ref.tahbByteHops);
+            ASSERT_EQ(e.maxLinkBytes(), ref.maxLinkBytes);
+            ASSERT_TRUE(e.value() ==
+                        static_cast<unsigned __int128>(ref.tahbByteHops) * ref.maxLinkBytes);
+          });
+}
+
+}  // namespace
+}  // namespace tac3map

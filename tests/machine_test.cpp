@@ -1,0 +1,83 @@
+#include "tac3map/machine.hpp"
+
+#include <gtest/gtest.h>
+
+#include "tac3map/error.hpp"
+#include "test_support.hpp"
+
+namespace tac3map {
+namespace {
+
+using testing::fx10;
+using testing::sourcePath;
+
+TEST(Machine, Fx10MatchesThePaper) {
+  const Machine m = fx10();
+  ASSERT_EQ(m.axisCount(), 6);
+  EXPECT_EQ(m.shapeText(), "4x2x8x2x3x2");
+  const std::vector<bool> wraps = {true, true, true, false, true, false};
+  for (int a = 0; a < 6; ++a) EXPECT_EQ(m.axes[a].wrap, wraps[a]) << m.axes[a].name;
+  // X Y Z A C B
+  EXPECT_EQ(m.routingOrder, (std::vector<int>{0, 1, 2, 3, 5, 4}));
+  EXPECT_DOUBLE_EQ(m.linkBandwidth, 5e9);
+}
+
+TEST(Machine, ShippedMachinesLoad) {
+  for (const char* name : {"k-computer", "fugaku", "torus3d-8x8x8"}) {
+    const Machine m = loadMachine(sourcePath(std::string("topologies/") + name + ".json"));
+    EXPECT_FALSE(m.axes.empty()) << name;
+  }
+  EXPECT_EQ(loadMachine(sourcePath("topologies/fugaku.json")).shapeText(), "24x23x24x2x3x2");
+  EXPECT_EQ(loadMachine(sourcePath("topologies/k-computer.json")).shapeText(), "24x18x17x2x3x2");
+}
+
+TEST(Machine, BrokenJsonNamesFileAndLine) {
+  try {
+    parseMachine("{\n  \"axes\": [\n    {\"name\": \"X\" \"size\": 4}\n  ]\n}", "bad.json");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("bad.json:3: invalid JSON", 0), 0u) << e.what();
+  }
+}
+
+TEST(Machine, MissingFieldAndUnknownAxisAreErrors) {
+  EXPECT_THROW(parseMachine(R"({"axes":[{"name":"X","size":4}],"routing_order":["X"],
+                "link_bandwidth":1,"hop_latency":0})", "m.json"), InputError);
+  try {
+    parseMachine(R"({"axes":[{"name":"X","size":4,"wrap":true}],"routing_order":["Q"],
+                "link_bandwidth":1,"hop_latency":0})", "m.json");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("routing_order[0]: unknown axis 'Q'"), std::string::npos);
+  }
+}
+
+TEST(Box, WrapsOnlyWhereItSpansAWrappedAxis) {
+  const Machine m = fx10();
+  const Box box = makeBox(m, "2x2x2x2x3x2");
+  EXPECT_EQ(box.nodeCount, 96);
+  // X: 2 of 4, Y: 2 of 2 (torus), Z: 2 of 8, A: mesh, B: 3 of 3 (torus), C: mesh.
+  EXPECT_EQ(box.wrap, (std::vector<bool>{false, true, false, false, true, false}));
+  const Box whole = makeBox(m, "4x2x8x2x3x2");
+  EXPECT_EQ(whole.wrap, (std::vector<bool>{true, true, true, false, true, false}));
+}
+
+TEST(Box, CoordinatesAreXFastest) {
+  const Box box = makeBox(fx10(), "2x2x2x2x3x2");
+  EXPECT_EQ(box.coordinatesOf(1), (std::vector<int>{1, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(box.coordinatesOf(2), (std::vector<int>{0, 1, 0, 0, 0, 0}));
+  for (int node = 0; node < box.nodeCount; ++node)
+    EXPECT_EQ(box.nodeAt(box.coordinatesOf(node)), node);
+}
+
+TEST(Box, ShapesThatDoNotFitAreErrors) {
+  const Machine m = fx10();
+  EXPECT_THROW(makeBox(m, "5x2x8x2x3x2"), InputError);         // X too long
+  EXPECT_THROW(makeBox(m, "2x2x2x2x3"), InputError);           // too few axes
+  EXPECT_THROW(makeBox(m, "2x2x2xZx3x2"), InputError);         // not a number
+  EXPECT_THROW(makeBox(m, "1x1x1x2x3x2", "0,0,0,1,0,0"), InputError);  // A runs off the mesh
+  EXPECT_NO_THROW(makeBox(m, "2x2x2x2x3x2", "3,0,7,0,0,0"));  // tori may run over the end
+}
+
+}  // namespace
+}  // namespace tac3map

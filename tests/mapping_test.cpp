@@ -1,0 +1,78 @@
+#include "tac3map/mapping.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "tac3map/error.hpp"
+#include "test_support.hpp"
+
+namespace tac3map {
+namespace {
+
+class MappingFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = std::filesystem::temp_directory_path() /
+           (std::string("tac3map-mapping-") + info->name() + "-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string write(const std::string& text) {
+    const std::string path = (dir_ / "m.map").string();
+    std::ofstream(path) << text;
+    return path;
+  }
+  std::string errorOf(const std::string& text, const Box& box, int tasks) {
+    try {
+      readMapping(write(text), box, tasks);
+    } catch (const InputError& e) {
+      return std::string(e.what()).substr((dir_ / "m.map").string().size());
+    }
+    return "";
+  }
+  std::filesystem::path dir_;
+};
+
+TEST_F(MappingFile, RoundTrip) {
+  const Machine m = testing::fx10();
+  const Box box = makeBox(m, "2x2x2x2x3x2");
+  for (std::uint64_t seed : {1, 2, 3}) {
+    const Mapping original = randomMapping(64, box, seed);
+    checkMapping(original, box, "random");
+    const Mapping back = readMapping(write(formatMapping(original, m, box)), box, 64);
+    EXPECT_EQ(back.nodeOfTask, original.nodeOfTask);
+  }
+}
+
+TEST_F(MappingFile, IdentityIsXFastest) {
+  const Box box = makeBox(testing::fx10(), "2x2x2x2x3x2");
+  const Mapping id = identityMapping(5, box);
+  EXPECT_EQ(id.nodeOfTask, (std::vector<int>{0, 1, 2, 3, 4}));
+  EXPECT_THROW(identityMapping(97, box), InputError);
+}
+
+TEST_F(MappingFile, RandomDependsOnSeedOnly) {
+  const Box box = makeBox(testing::fx10(), "2x2x2x2x3x2");
+  EXPECT_EQ(randomMapping(64, box, 5).nodeOfTask, randomMapping(64, box, 5).nodeOfTask);
+  EXPECT_NE(randomMapping(64, box, 5).nodeOfTask, randomMapping(64, box, 6).nodeOfTask);
+}
+
+TEST_F(MappingFile, BadFilesNameTheLine) {
+  const Machine m = testing::simpleMachine({4}, {false});
+  const Box box = makeBox(m, "4");
+  const std::string h = "# tac3map mapping 1\n";
+  EXPECT_EQ(errorOf(h + "0 0\n1 0\n", box, 2), ":3: rank 1 is on the node of rank 0");
+  EXPECT_EQ(errorOf(h + "0 0\n0 1\n", box, 2), ":3: rank 0 placed twice (also line 2)");
+  EXPECT_EQ(errorOf(h + "0 0\n2 1\n", box, 2), ":3: rank 2 is outside 0..1");
+  EXPECT_EQ(errorOf(h + "0 0\n1 4\n", box, 2), ":3: coordinate 4 of axis 0 is outside the box 4");
+  EXPECT_EQ(errorOf(h + "0 0\n", box, 2), ": rank 1 has no line");
+  EXPECT_EQ(errorOf(h + "0 0 0\n", box, 1), ":2: expected '<rank>' and 1 coordinates");
+  EXPECT_EQ(errorOf("0 0\n", box, 1), ":1: expected the header '# tac3map mapping 1'");
+}
+
+}  // namespace
+}  // namespace tac3map
