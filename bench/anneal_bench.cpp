@@ -1,0 +1,93 @@
+// Speed of the search on the paper's case: CG-64 on the FX10 box 2x2x2x2x3x2.
+//   FullSchedule/<objective>: the paper's whole schedule (T0 10, T_end 1e-8, 2,500 trials per
+//     temperature, cooling 0.9: 492,500 trials) without early stop; counter trials_per_second.
+//   Move/<objective>: one trial's work (a move and its undo) on the incremental engine.
+//   FullEvaluation: the reference evaluator on one mapping, i.e. what a trial would cost
+//     without incremental evaluation; the baseline the Move figures are compared with.
+//   Move walked routes: the same moves with the route cache off (what large boxes use).
+#include <benchmark/benchmark.h>
+
+#include "tac3map/annealer.hpp"
+#include "tac3map/cg_pattern.hpp"
+#include "tac3map/incremental.hpp"
+#include "tac3map/random.hpp"
+#include "tac3map/trace.hpp"
+
+#include <sstream>
+
+namespace tac3map {
+namespace {
+
+struct Cg64 {
+  Machine machine = loadMachine(std::string(TAC3MAP_SOURCE_DIR) + "/topologies/fx10.json");
+  Box box = makeBox(machine, "2x2x2x2x3x2");
+  Problem problem;
+  Cg64() {
+    CgOptions o;
+    o.ranks = 64;
+    std::istringstream in(generateCgTrace(o));
+    problem = makeProblem(extractCcs(parseTrace(in, "cg64")));
+  }
+};
+
+const Cg64& cg64() {
+  static const Cg64 instance;
+  return instance;
+}
+
+void FullSchedule(benchmark::State& state, ObjectiveKind kind) {
+  const Cg64& cg = cg64();
+  const Router router(cg.machine, cg.box);
+  Schedule schedule;
+  schedule.earlyStop = false;
+  std::uint64_t trials = 0;
+  for (auto _ : state) {
+    const SearchResult r =
+        anneal(cg.problem, router, kind, identityMapping(64, cg.box), schedule, 1);
+    trials += r.trials;
+    benchmark::DoNotOptimize(r.best.nodeOfTask.data());
+  }
+  state.counters["trials_per_second"] =
+      benchmark::Counter(static_cast<double>(trials), benchmark::Counter::kIsRate);
+}
+BENCHMARK_CAPTURE(FullSchedule, tac3, ObjectiveKind::Tac3)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(FullSchedule, tahb, ObjectiveKind::Tahb)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(FullSchedule, rmatt_o2f, ObjectiveKind::RmattO2f)
+    ->Unit(benchmark::kMillisecond);
+
+template <class Engine>
+void Move(benchmark::State& state, std::size_t cacheBudget) {
+  const Cg64& cg = cg64();
+  const Router router(cg.machine, cg.box, cacheBudget);
+  Engine engine(cg.problem, router, randomMapping(64, cg.box, 1));
+  Rng rng(2);
+  for (auto _ : state) {
+    const int task = static_cast<int>(rng.below(64));
+    const int from = engine.placement().nodeOf(task);
+    int node = static_cast<int>(rng.below(cg.box.nodeCount - 1));
+    if (node >= from) ++node;
+    engine.relocate(task, node);
+    benchmark::DoNotOptimize(engine.value());
+    engine.relocate(task, from);
+  }
+}
+void MoveTac3(benchmark::State& state, std::size_t budget) { Move<Tac3Objective>(state, budget); }
+void MoveTahb(benchmark::State& state) { Move<TahbObjective>(state, Router::kDefaultCacheBudget); }
+void MoveRmatt(benchmark::State& state) { Move<RmattObjective>(state, Router::kDefaultCacheBudget); }
+BENCHMARK_CAPTURE(MoveTac3, cached_routes, Router::kDefaultCacheBudget);
+BENCHMARK_CAPTURE(MoveTac3, walked_routes, std::size_t{0});
+BENCHMARK(MoveTahb);
+BENCHMARK(MoveRmatt);
+
+void FullEvaluation(benchmark::State& state) {
+  const Cg64& cg = cg64();
+  const Router router(cg.machine, cg.box);
+  const Mapping mapping = randomMapping(64, cg.box, 1);
+  for (auto _ : state) benchmark::DoNotOptimize(evaluateExact(cg.problem, router, mapping));
+}
+BENCHMARK(FullEvaluation);
+
+}  // namespace
+}  // namespace tac3map
+
+BENCHMARK_MAIN();
