@@ -7,13 +7,13 @@
 //   Move walked routes: the same moves with the route cache off (what large boxes use).
 #include <benchmark/benchmark.h>
 
+#include <sstream>
+
 #include "tac3map/annealer.hpp"
 #include "tac3map/cg_pattern.hpp"
 #include "tac3map/incremental.hpp"
 #include "tac3map/random.hpp"
 #include "tac3map/trace.hpp"
-
-#include <sstream>
 
 namespace tac3map {
 namespace {
@@ -52,8 +52,7 @@ void FullSchedule(benchmark::State& state, ObjectiveKind kind) {
 }
 BENCHMARK_CAPTURE(FullSchedule, tac3, ObjectiveKind::Tac3)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(FullSchedule, tahb, ObjectiveKind::Tahb)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(FullSchedule, rmatt_o2f, ObjectiveKind::RmattO2f)
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(FullSchedule, rmatt_o2f, ObjectiveKind::RmattO2f)->Unit(benchmark::kMillisecond);
 
 template <class Engine>
 void Move(benchmark::State& state, std::size_t cacheBudget) {
@@ -71,9 +70,15 @@ void Move(benchmark::State& state, std::size_t cacheBudget) {
     engine.relocate(task, from);
   }
 }
-void MoveTac3(benchmark::State& state, std::size_t budget) { Move<Tac3Objective>(state, budget); }
-void MoveTahb(benchmark::State& state) { Move<TahbObjective>(state, Router::kDefaultCacheBudget); }
-void MoveRmatt(benchmark::State& state) { Move<RmattObjective>(state, Router::kDefaultCacheBudget); }
+void MoveTac3(benchmark::State& state, std::size_t budget) {
+  Move<Tac3Objective>(state, budget);
+}
+void MoveTahb(benchmark::State& state) {
+  Move<TahbObjective>(state, Router::kDefaultCacheBudget);
+}
+void MoveRmatt(benchmark::State& state) {
+  Move<RmattObjective>(state, Router::kDefaultCacheBudget);
+}
 BENCHMARK_CAPTURE(MoveTac3, cached_routes, Router::kDefaultCacheBudget);
 BENCHMARK_CAPTURE(MoveTac3, walked_routes, std::size_t{0});
 BENCHMARK(MoveTahb);

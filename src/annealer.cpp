@@ -75,8 +75,8 @@ SearchResult run(const Problem& problem, const Router& router, const Mapping& in
       } else {
         const std::uint64_t secondaryAfter = state.secondary();
         accept = secondaryAfter <= secondaryBefore ||
-                 rng.unit() < std::exp(-difference(secondaryAfter, secondaryBefore) *
-                                       secondaryScale / t);
+                 rng.unit() <
+                     std::exp(-difference(secondaryAfter, secondaryBefore) * secondaryScale / t);
       }
       if (!accept) {
         state.relocate(task, from);

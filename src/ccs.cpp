@@ -37,17 +37,20 @@ std::string describe(const Event& e) {
     case EventKind::Irecv:
       return text + " " + std::to_string(e.peer) + " " + std::to_string(e.bytes) + " " +
              std::to_string(e.tag) + " " + e.request;
-    case EventKind::Wait: return text + " " + e.request;
+    case EventKind::Wait:
+      return text + " " + e.request;
     case EventKind::Sendrecv:
       return text + " " + std::to_string(e.peer) + " " + std::to_string(e.bytes) + " " +
              std::to_string(e.peer2) + " " + std::to_string(e.bytes2) + " " + std::to_string(e.tag);
-    default: return text;
+    default:
+      return text;
   }
 }
 
 // Step 1: pair the k-th send from a to b with tag t with the k-th receive at b from a with
 // tag t (MPI's non-overtaking rule).
-std::vector<Communication> matchSides(const Trace& trace, std::vector<std::vector<Posted>>& posted) {
+std::vector<Communication> matchSides(const Trace& trace,
+                                      std::vector<std::vector<Posted>>& posted) {
   using Key = std::tuple<int, int, std::int64_t>;  // src, dst, tag
   std::map<Key, std::deque<Side>> sends, recvs;
   posted.assign(trace.ranks, {});
@@ -58,14 +61,19 @@ std::vector<Communication> matchSides(const Trace& trace, std::vector<std::vecto
       const Event& e = events[i];
       switch (e.kind) {
         case EventKind::Send:
-        case EventKind::Isend: sends[{rank, e.peer, e.tag}].push_back({rank, i}); break;
+        case EventKind::Isend:
+          sends[{rank, e.peer, e.tag}].push_back({rank, i});
+          break;
         case EventKind::Recv:
-        case EventKind::Irecv: recvs[{e.peer, rank, e.tag}].push_back({rank, i}); break;
+        case EventKind::Irecv:
+          recvs[{e.peer, rank, e.tag}].push_back({rank, i});
+          break;
         case EventKind::Sendrecv:
           sends[{rank, e.peer, e.tag}].push_back({rank, i});
           recvs[{e.peer2, rank, e.tag}].push_back({rank, i});
           break;
-        default: break;
+        default:
+          break;
       }
     }
   }
@@ -147,12 +155,12 @@ class LevelSimulation {
 
  private:
   struct RankState {
-    std::size_t next = 0;          // next event to run
-    bool postedNext = false;       // its sides are already posted (rank blocked on it)
-    int floor = 0;                 // level of anything it posts now
-    int barriers = 0;              // barriers passed
+    std::size_t next = 0;     // next event to run
+    bool postedNext = false;  // its sides are already posted (rank blocked on it)
+    int floor = 0;            // level of anything it posts now
+    int barriers = 0;         // barriers passed
     std::unordered_map<std::string, int> requests;  // request -> communication
-    std::vector<int> pendingOrder;                   // requests in posting order, for waitall
+    std::vector<int> pendingOrder;                  // requests in posting order, for waitall
   };
 
   std::string blockedReason(int rank, const Event& e) const {
@@ -186,7 +194,9 @@ class LevelSimulation {
       case EventKind::Send:
         if (!options_.eagerSends) set.push_back(p.send);
         break;
-      case EventKind::Recv: set.push_back(p.recv); break;
+      case EventKind::Recv:
+        set.push_back(p.recv);
+        break;
       case EventKind::Sendrecv:
         if (!options_.eagerSends) set.push_back(p.send);
         set.push_back(p.recv);
@@ -200,7 +210,8 @@ class LevelSimulation {
         for (int c : s.pendingOrder)
           if (c != kNone) set.push_back(c);
         break;
-      default: break;
+      default:
+        break;
     }
     return set;
   }

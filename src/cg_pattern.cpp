@@ -15,9 +15,12 @@ CgVariant parseCgVariant(const std::string& name) {
 
 const char* cgVariantName(CgVariant variant) {
   switch (variant) {
-    case CgVariant::Sendrecv: return "sendrecv";
-    case CgVariant::IrecvIsendWaitall: return "isend";
-    case CgVariant::IrecvSendWait: return "send";
+    case CgVariant::Sendrecv:
+      return "sendrecv";
+    case CgVariant::IrecvIsendWaitall:
+      return "isend";
+    case CgVariant::IrecvSendWait:
+      return "send";
   }
   return "?";
 }
@@ -47,8 +50,8 @@ int cgTransposePartner(const CgGrid& grid, int rank) {
 namespace {
 
 // One exchange of `bytes` with `partner` in the chosen MPI idiom; NPB uses the step as tag.
-void writeExchange(std::ostream& out, CgVariant variant, int rank, int partner,
-                   std::uint64_t bytes, int tag) {
+void writeExchange(std::ostream& out, CgVariant variant, int rank, int partner, std::uint64_t bytes,
+                   int tag) {
   switch (variant) {
     case CgVariant::Sendrecv:
       out << rank << " sendrecv " << partner << ' ' << bytes << ' ' << partner << ' ' << bytes
@@ -76,8 +79,8 @@ std::string generateCgTrace(const CgOptions& options) {
   while ((1 << steps) < grid.cols) ++steps;
   std::ostringstream out;
   out << "tac3map-trace 1\n";
-  out << "# NAS CG communication pattern: " << options.ranks << " ranks on a " << grid.rows
-      << "x" << grid.cols << " process grid, " << options.bytes << " bytes per message, variant "
+  out << "# NAS CG communication pattern: " << options.ranks << " ranks on a " << grid.rows << "x"
+      << grid.cols << " process grid, " << options.bytes << " bytes per message, variant "
       << cgVariantName(options.variant) << "\n";
   out << "# per iteration: " << steps << " row steps (partner column col XOR npcols/2, ..., XOR 1)"
       << " then the transpose exchange (NPB CG exch_proc)\n";

@@ -67,8 +67,7 @@ TahbObjective::TahbObjective(const Problem& problem, const Router& router, const
   addAll();
 }
 
-RmattObjective::RmattObjective(const Problem& problem, const Router& router,
-                               const Mapping& mapping)
+RmattObjective::RmattObjective(const Problem& problem, const Router& router, const Mapping& mapping)
     : IncrementalObjective(problem, router, mapping), linkBytes_(router.linkIdLimit(), 0) {
   addAll();
 }

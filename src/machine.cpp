@@ -150,7 +150,9 @@ Machine parseMachine(const std::string& text, const std::string& source) {
   return machine;
 }
 
-Machine loadMachine(const std::string& path) { return parseMachine(readWholeFile(path), path); }
+Machine loadMachine(const std::string& path) {
+  return parseMachine(readWholeFile(path), path);
+}
 
 std::vector<int> Box::coordinatesOf(int node) const {
   std::vector<int> coordinates(shape.size());
@@ -167,9 +169,13 @@ int Box::nodeAt(const std::vector<int>& coordinates) const {
   return node;
 }
 
-std::string Box::shapeText() const { return joinNumbers(shape, 'x'); }
+std::string Box::shapeText() const {
+  return joinNumbers(shape, 'x');
+}
 
-std::string Box::offsetText() const { return joinNumbers(offset, ','); }
+std::string Box::offsetText() const {
+  return joinNumbers(offset, ',');
+}
 
 Box makeBox(const Machine& machine, const std::string& shape, const std::string& offset) {
   const std::size_t axes = machine.axes.size();

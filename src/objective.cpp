@@ -16,9 +16,12 @@ ObjectiveKind parseObjective(const std::string& name) {
 
 const char* objectiveName(ObjectiveKind kind) {
   switch (kind) {
-    case ObjectiveKind::Tac3: return "tac3";
-    case ObjectiveKind::Tahb: return "tahb";
-    case ObjectiveKind::RmattO2f: return "rmatt-o2f";
+    case ObjectiveKind::Tac3:
+      return "tac3";
+    case ObjectiveKind::Tahb:
+      return "tahb";
+    case ObjectiveKind::RmattO2f:
+      return "rmatt-o2f";
   }
   return "?";
 }
@@ -45,7 +48,8 @@ ExactScores evaluateExact(const Problem& problem, const Router& router, const Ma
   std::vector<std::map<LinkId, int>> load(problem.ccsCount);
   std::map<LinkId, std::uint64_t> linkBytes;
   for (std::size_t c = 0; c < n; ++c) {
-    routes[c] = router.route(mapping.nodeOfTask[problem.src[c]], mapping.nodeOfTask[problem.dst[c]]);
+    routes[c] =
+        router.route(mapping.nodeOfTask[problem.src[c]], mapping.nodeOfTask[problem.dst[c]]);
     for (LinkId l : routes[c]) {
       ++load[problem.ccs[c]][l];
       linkBytes[l] += problem.bytes[c];
@@ -99,9 +103,12 @@ double referenceValue(const Problem& problem, ObjectiveKind kind) {
     biggest = std::max(biggest, static_cast<double>(problem.bytes[c]));
   }
   switch (kind) {
-    case ObjectiveKind::Tac3: return static_cast<double>(tac3LowerBoundBytes(problem));
-    case ObjectiveKind::Tahb: return total;
-    case ObjectiveKind::RmattO2f: return total * biggest;
+    case ObjectiveKind::Tac3:
+      return static_cast<double>(tac3LowerBoundBytes(problem));
+    case ObjectiveKind::Tahb:
+      return total;
+    case ObjectiveKind::RmattO2f:
+      return total * biggest;
   }
   return 1;
 }

@@ -68,8 +68,8 @@ std::vector<LinkId> Router::route(int p, int q) const {
 int Router::linkTarget(LinkId link) const {
   const int source = linkSource(link), axis = linkAxis(link);
   const int c = coordinate(source, axis), size = shape_[axis];
-  if (linkIsPlus(link)) return c + 1 == size ? source - (size - 1) * stride_[axis]
-                                             : source + stride_[axis];
+  if (linkIsPlus(link))
+    return c + 1 == size ? source - (size - 1) * stride_[axis] : source + stride_[axis];
   return c == 0 ? source + (size - 1) * stride_[axis] : source - stride_[axis];
 }
 

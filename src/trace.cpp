@@ -53,14 +53,16 @@ Event parseEvent(const LineReader& r, int ranks) {
   e.line = r.line;
   const std::string& verb = r.words[1];
   if (verb == "send" || verb == "recv") {
-    r.expectWords(4, 5, verb == "send" ? "send <dst> <bytes> [<tag>]" : "recv <src> <bytes> [<tag>]");
+    r.expectWords(4, 5,
+                  verb == "send" ? "send <dst> <bytes> [<tag>]" : "recv <src> <bytes> [<tag>]");
     e.kind = verb == "send" ? EventKind::Send : EventKind::Recv;
     e.peer = r.rank(2, ranks, verb == "send" ? "destination rank" : "source rank");
     e.bytes = r.integer<std::uint64_t>(3, "a byte count");
     if (r.words.size() == 5) e.tag = r.integer<std::int64_t>(4, "a tag");
   } else if (verb == "isend" || verb == "irecv") {
-    r.expectWords(6, 6, verb == "isend" ? "isend <dst> <bytes> <tag> <req>"
-                                        : "irecv <src> <bytes> <tag> <req>");
+    r.expectWords(
+        6, 6,
+        verb == "isend" ? "isend <dst> <bytes> <tag> <req>" : "irecv <src> <bytes> <tag> <req>");
     e.kind = verb == "isend" ? EventKind::Isend : EventKind::Irecv;
     e.peer = r.rank(2, ranks, verb == "isend" ? "destination rank" : "source rank");
     e.bytes = r.integer<std::uint64_t>(3, "a byte count");
@@ -95,14 +97,22 @@ Event parseEvent(const LineReader& r, int ranks) {
 
 const char* eventName(EventKind kind) {
   switch (kind) {
-    case EventKind::Send: return "send";
-    case EventKind::Recv: return "recv";
-    case EventKind::Isend: return "isend";
-    case EventKind::Irecv: return "irecv";
-    case EventKind::Wait: return "wait";
-    case EventKind::Waitall: return "waitall";
-    case EventKind::Sendrecv: return "sendrecv";
-    case EventKind::Barrier: return "barrier";
+    case EventKind::Send:
+      return "send";
+    case EventKind::Recv:
+      return "recv";
+    case EventKind::Isend:
+      return "isend";
+    case EventKind::Irecv:
+      return "irecv";
+    case EventKind::Wait:
+      return "wait";
+    case EventKind::Waitall:
+      return "waitall";
+    case EventKind::Sendrecv:
+      return "sendrecv";
+    case EventKind::Barrier:
+      return "barrier";
   }
   return "?";
 }
@@ -167,8 +177,8 @@ Trace parseTrace(std::istream& in, const std::string& source, const TraceOptions
     const auto& starts = markers[rank];
     if (starts.size() < static_cast<std::size_t>(options.iteration))
       failIn(source, "rank " + std::to_string(rank) + " has " + std::to_string(starts.size()) +
-                         " 'iteration' markers, --iteration " +
-                         std::to_string(options.iteration) + " needs one more");
+                         " 'iteration' markers, --iteration " + std::to_string(options.iteration) +
+                         " needs one more");
     const std::size_t begin = starts[options.iteration - 1];
     const std::size_t end = starts.size() > static_cast<std::size_t>(options.iteration)
                                 ? starts[options.iteration]

@@ -47,7 +47,8 @@ Pairs pairsOf(const CcsSet& sets) {
 TEST(Ccs, CgGivesFourSetsInEveryVariant) {
   for (int ranks : {32, 64}) {
     Pairs reference;
-    for (CgVariant v : {CgVariant::Sendrecv, CgVariant::IrecvIsendWaitall, CgVariant::IrecvSendWait}) {
+    for (CgVariant v :
+         {CgVariant::Sendrecv, CgVariant::IrecvIsendWaitall, CgVariant::IrecvSendWait}) {
       CgOptions o;
       o.ranks = ranks;
       o.variant = v;
@@ -70,17 +71,18 @@ TEST(Ccs, CgSetsHaveTheExpectedPartners) {
   const CcsSet sets = extractCcs(traceFromText(generateCgTrace(o)));
   const CgGrid grid = cgGrid(64);
   for (int step = 0; step < 3; ++step)
-    for (const Communication& c : sets.sets[step]) EXPECT_EQ(c.dst, cgRowPartner(grid, c.src, step));
+    for (const Communication& c : sets.sets[step])
+      EXPECT_EQ(c.dst, cgRowPartner(grid, c.src, step));
   for (const Communication& c : sets.sets[3]) EXPECT_EQ(c.dst, cgTransposePartner(grid, c.src));
 }
 
 TEST(Ccs, SendRecvPairIsOneSetAndLevelsFollowBlocking) {
   // 0 and 1 exchange (irecv/send/wait), then 0 sends to 2: the second is a level later.
-  const CcsSet sets = extractCcs(traceFromText(
-      "tac3map-trace 1\nranks 3\n"
-      "0 irecv 1 10 0 r\n0 send 1 10\n0 wait r\n0 send 2 20\n"
-      "1 irecv 0 10 0 r\n1 send 0 10\n1 wait r\n"
-      "2 recv 0 20\n"));
+  const CcsSet sets =
+      extractCcs(traceFromText("tac3map-trace 1\nranks 3\n"
+                               "0 irecv 1 10 0 r\n0 send 1 10\n0 wait r\n0 send 2 20\n"
+                               "1 irecv 0 10 0 r\n1 send 0 10\n1 wait r\n"
+                               "2 recv 0 20\n"));
   ASSERT_EQ(sets.sets.size(), 2u);
   EXPECT_EQ(sets.sets[0].size(), 2u);
   ASSERT_EQ(sets.sets[1].size(), 1u);
@@ -90,9 +92,9 @@ TEST(Ccs, SendRecvPairIsOneSetAndLevelsFollowBlocking) {
 
 TEST(Ccs, GreedySplitSeparatesSharedEndpoints) {
   // Rank 0 posts two isends at once: same level, same source, so two CCSs.
-  const CcsSet sets = extractCcs(traceFromText(
-      "tac3map-trace 1\nranks 3\n"
-      "0 isend 1 5 0 a\n0 isend 2 6 0 b\n0 waitall\n1 recv 0 5\n2 recv 0 6\n"));
+  const CcsSet sets = extractCcs(
+      traceFromText("tac3map-trace 1\nranks 3\n"
+                    "0 isend 1 5 0 a\n0 isend 2 6 0 b\n0 waitall\n1 recv 0 5\n2 recv 0 6\n"));
   ASSERT_EQ(sets.sets.size(), 2u);
   EXPECT_EQ(sets.sets[0][0].dst, 1);
   EXPECT_EQ(sets.sets[1][0].dst, 2);
@@ -100,11 +102,11 @@ TEST(Ccs, GreedySplitSeparatesSharedEndpoints) {
 }
 
 TEST(Ccs, BarrierOrdersEverythingAfterIt) {
-  const CcsSet sets = extractCcs(traceFromText(
-      "tac3map-trace 1\nranks 4\n"
-      "0 send 1 5\n1 recv 0 5\n"
-      "0 barrier\n1 barrier\n2 barrier\n3 barrier\n"
-      "2 send 3 5\n3 recv 2 5\n"));
+  const CcsSet sets =
+      extractCcs(traceFromText("tac3map-trace 1\nranks 4\n"
+                               "0 send 1 5\n1 recv 0 5\n"
+                               "0 barrier\n1 barrier\n2 barrier\n3 barrier\n"
+                               "2 send 3 5\n3 recv 2 5\n"));
   ASSERT_EQ(sets.sets.size(), 2u);
   EXPECT_EQ(sets.sets[1][0].src, 2);
   EXPECT_EQ(sets.sets[1][0].level, 1);
@@ -116,10 +118,10 @@ TEST(Ccs, BarrierOrdersEverythingAfterIt) {
 }
 
 TEST(Ccs, MessagesMatchInOrderPerTag) {
-  const CcsSet sets = extractCcs(traceFromText(
-      "tac3map-trace 1\nranks 2\n"
-      "0 isend 1 100 1 a\n0 isend 1 200 2 b\n0 waitall\n"
-      "1 recv 0 200 2\n1 recv 0 100 1\n"));
+  const CcsSet sets =
+      extractCcs(traceFromText("tac3map-trace 1\nranks 2\n"
+                               "0 isend 1 100 1 a\n0 isend 1 200 2 b\n0 waitall\n"
+                               "1 recv 0 200 2\n1 recv 0 100 1\n"));
   // Tag 2 is received first; tag 1 waits for it, so it lands on the next level.
   ASSERT_EQ(sets.sets.size(), 2u);
   EXPECT_EQ(sets.sets[0][0].bytes, 200u);
@@ -146,8 +148,9 @@ TEST(Ccs, UnmatchedSidesAreErrors) {
             "test.trace:3: rank 0 sends to rank 1 (tag 0) but rank 1 has no matching receive");
   EXPECT_EQ(errorOf("tac3map-trace 1\nranks 2\n1 recv 0 5 4\n"),
             "test.trace:3: rank 1 receives from rank 0 (tag 4) but rank 0 has no matching send");
-  EXPECT_NE(errorOf("tac3map-trace 1\nranks 2\n0 wait x\n").find("test.trace:3: rank 0 waits for "
-                                                                 "request 'x'"),
+  EXPECT_NE(errorOf("tac3map-trace 1\nranks 2\n0 wait x\n")
+                .find("test.trace:3: rank 0 waits for "
+                      "request 'x'"),
             std::string::npos);
 }
 

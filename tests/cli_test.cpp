@@ -1,7 +1,6 @@
 // End-to-end tests of the tac3map command: it is run as a process, as users and job scripts
 // run it, and its exit code, output files and messages are checked.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <cstdlib>
@@ -74,15 +73,15 @@ const std::string kCg64 = "--trace examples/cg64-sendrecv.trace";
 
 TEST_F(Cli, MapWritesMappingAndReport) {
   const Outcome r = run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --seed 3 -o " +
-                    out("cg.map") + " --report " + out("cg.json"));
+                        out("cg.map") + " --report " + out("cg.json"));
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.out.find("stopped: lower-bound"), std::string::npos) << r.out;
   const auto report = nlohmann::json::parse(slurp(out("cg.json")));
   for (const char* key : {"machine", "shape", "tasks", "nodes", "ccs", "objective", "seed",
                           "scores", "search", "mapping"})
     EXPECT_TRUE(report.contains(key)) << key;
-  for (const char* key : {"tac3", "tac3_lower_bound", "tahb", "rmatt_o2f", "max_link_messages",
-                          "avg_hops"})
+  for (const char* key :
+       {"tac3", "tac3_lower_bound", "tahb", "rmatt_o2f", "max_link_messages", "avg_hops"})
     EXPECT_TRUE(report["scores"].contains(key)) << key;
   for (const char* key : {"trials", "accepted", "seconds", "stopped"})
     EXPECT_TRUE(report["search"].contains(key)) << key;
@@ -96,8 +95,8 @@ TEST_F(Cli, MapWritesMappingAndReport) {
   EXPECT_EQ(report["mapping"][0].size(), 6u);
 
   // The written map scores the same through `score`.
-  const Outcome s = run("score " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --json " +
-                    out("cg.map"));
+  const Outcome s =
+      run("score " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --json " + out("cg.map"));
   ASSERT_EQ(s.exitCode, 0) << s.err;
   const auto scores = nlohmann::json::parse(s.out);
   ASSERT_EQ(scores.size(), 1u);
@@ -115,12 +114,16 @@ TEST_F(Cli, SameSeedGivesTheSameFile) {
 }
 
 TEST_F(Cli, ScoreTableHasOneRowPerFile) {
-  ASSERT_EQ(run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --trials 100 -o " +
-                out("a.map")).exitCode, 0);
+  ASSERT_EQ(
+      run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --trials 100 -o " + out("a.map"))
+          .exitCode,
+      0);
   ASSERT_EQ(run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 +
-                " --objective tahb --trials 100 --init random -o " + out("b.map")).exitCode, 0);
-  const Outcome r = run("score " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " " + out("a.map") + " " +
-                    out("b.map"));
+                " --objective tahb --trials 100 --init random -o " + out("b.map"))
+                .exitCode,
+            0);
+  const Outcome r = run("score " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " " + out("a.map") +
+                        " " + out("b.map"));
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 3) << r.out;
   EXPECT_NE(r.out.find("a.map"), std::string::npos);
@@ -128,9 +131,10 @@ TEST_F(Cli, ScoreTableHasOneRowPerFile) {
 }
 
 TEST_F(Cli, InitFromFileContinuesFromThatMapping) {
-  ASSERT_EQ(run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " -o " + out("a.map")).exitCode, 0);
-  const Outcome r = run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --init " + out("a.map") +
-                    " -o " + out("b.map"));
+  ASSERT_EQ(run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " -o " + out("a.map")).exitCode,
+            0);
+  const Outcome r = run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --init " +
+                        out("a.map") + " -o " + out("b.map"));
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.out.find("search: 0 trials"), std::string::npos) << r.out;  // already at the bound
   EXPECT_EQ(slurp(out("a.map")), slurp(out("b.map")));
@@ -157,8 +161,7 @@ TEST_F(Cli, ShippedExamplesAreWhatTheGeneratorWrites) {
       o.ranks = ranks;
       o.variant = parseCgVariant(variant);
       o.iterations = 2;
-      const std::string name =
-          "examples/cg" + std::to_string(ranks) + "-" + variant + ".trace";
+      const std::string name = "examples/cg" + std::to_string(ranks) + "-" + variant + ".trace";
       EXPECT_EQ(slurp(sourcePath(name)), generateCgTrace(o)) << name;
     }
   ASSERT_EQ(run("gen cg --ranks 32 --bytes 4096 --variant send -o " + out("g.trace")).exitCode, 0);
@@ -187,9 +190,11 @@ TEST_F(Cli, BadBoxesAndMachines) {
   const std::string map = " -o " + out("m.map");
   expectCleanFailure("map " + kFx10 + " --shape 8x2x2x2x3x2 " + kCg64 + map,
                      "--shape 8x2x2x2x3x2: axis X size 8 exceeds the machine's 4");
-  expectCleanFailure("map " + kFx10 + " --shape 1x1x4x2x3x2 " + kCg64 + map,
-                     "examples/cg64-sendrecv.trace: 64 tasks do not fit on box 1x1x4x2x3x2 (48 nodes");
-  const std::string broken = file("broken.json", "{\n  \"axes\": [\n    {\"name\": \"X\",,}\n  ]\n}\n");
+  expectCleanFailure(
+      "map " + kFx10 + " --shape 1x1x4x2x3x2 " + kCg64 + map,
+      "examples/cg64-sendrecv.trace: 64 tasks do not fit on box 1x1x4x2x3x2 (48 nodes");
+  const std::string broken =
+      file("broken.json", "{\n  \"axes\": [\n    {\"name\": \"X\",,}\n  ]\n}\n");
   expectCleanFailure("map --machine " + broken + " --shape 2 " + kCg64 + map,
                      broken + ":3: invalid JSON");
   const std::string incomplete = file("incomplete.json", R"({"axes": [{"name": "X", "size": 4}]})");
@@ -207,7 +212,7 @@ TEST_F(Cli, BadMappingFileForScore) {
 
 TEST_F(Cli, UnwritableOutputLeavesNothing) {
   const Outcome r = run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --trials 10 -o " +
-                    out("m.map") + " --report " + (dir_ / "no-such-dir" / "r.json").string());
+                        out("m.map") + " --report " + (dir_ / "no-such-dir" / "r.json").string());
   EXPECT_NE(r.exitCode, 0);
   EXPECT_NE(r.err.find("cannot write"), std::string::npos) << r.err;
   EXPECT_TRUE(outputEmpty());

@@ -85,24 +85,23 @@ TEST(Incremental, Tac3EqualsReferenceAfterEveryMove) {
   for (const Case& c : cases())
     for (bool unequal : {false, true})
       for (std::size_t budget : {Router::kDefaultCacheBudget, std::size_t{0}}) {
-        SCOPED_TRACE(c.shape + (unequal ? " unequal" : " equal") + (budget ? " cached" : " walked"));
-        randomMoves<Tac3Objective>(
-            c.machine, c.shape, c.tasks, unequal, budget,
-            [](const Tac3Objective& e, const ExactScores& ref, const Problem& p, const Router& r,
-               const Mapping& m) {
-              ASSERT_EQ(e.value(), ref.tac3ByteCounts);
-              ASSERT_EQ(e.secondary(), referenceSharedPairs(p, r, m));
-            });
+        SCOPED_TRACE(c.shape + (unequal ? " unequal" : " equal") +
+                     (budget ? " cached" : " walked"));
+        randomMoves<Tac3Objective>(c.machine, c.shape, c.tasks, unequal, budget,
+                                   [](const Tac3Objective& e, const ExactScores& ref,
+                                      const Problem& p, const Router& r, const Mapping& m) {
+                                     ASSERT_EQ(e.value(), ref.tac3ByteCounts);
+                                     ASSERT_EQ(e.secondary(), referenceSharedPairs(p, r, m));
+                                   });
       }
 }
 
 TEST(Incremental, TahbEqualsReferenceAfterEveryMove) {
   for (const Case& c : cases())
-    randomMoves<TahbObjective>(c.machine, c.shape, c.tasks, true, Router::kDefaultCacheBudget,
-                               [](const TahbObjective& e, const ExactScores& ref, const Problem&,
-                                  const Router&, const Mapping&) {
-                                 ASSERT_EQ(e.value(), ref.tahbByteHops);
-                               });
+    randomMoves<TahbObjective>(
+        c.machine, c.shape, c.tasks, true, Router::kDefaultCacheBudget,
+        [](const TahbObjective& e, const ExactScores& ref, const Problem&, const Router&,
+           const Mapping&) { ASSERT_EQ(e.value(), ref.tahbByteHops); });
 }
 
 TEST(Incremental, RmattEqualsReferenceAfterEveryMove) {

@@ -42,10 +42,13 @@ TEST(Machine, BrokenJsonNamesFileAndLine) {
 
 TEST(Machine, MissingFieldAndUnknownAxisAreErrors) {
   EXPECT_THROW(parseMachine(R"({"axes":[{"name":"X","size":4}],"routing_order":["X"],
-                "link_bandwidth":1,"hop_latency":0})", "m.json"), InputError);
+                "link_bandwidth":1,"hop_latency":0})",
+                            "m.json"),
+               InputError);
   try {
     parseMachine(R"({"axes":[{"name":"X","size":4,"wrap":true}],"routing_order":["Q"],
-                "link_bandwidth":1,"hop_latency":0})", "m.json");
+                "link_bandwidth":1,"hop_latency":0})",
+                 "m.json");
     FAIL();
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("routing_order[0]: unknown axis 'Q'"), std::string::npos);
@@ -72,11 +75,11 @@ TEST(Box, CoordinatesAreXFastest) {
 
 TEST(Box, ShapesThatDoNotFitAreErrors) {
   const Machine m = fx10();
-  EXPECT_THROW(makeBox(m, "5x2x8x2x3x2"), InputError);         // X too long
-  EXPECT_THROW(makeBox(m, "2x2x2x2x3"), InputError);           // too few axes
-  EXPECT_THROW(makeBox(m, "2x2x2xZx3x2"), InputError);         // not a number
+  EXPECT_THROW(makeBox(m, "5x2x8x2x3x2"), InputError);                 // X too long
+  EXPECT_THROW(makeBox(m, "2x2x2x2x3"), InputError);                   // too few axes
+  EXPECT_THROW(makeBox(m, "2x2x2xZx3x2"), InputError);                 // not a number
   EXPECT_THROW(makeBox(m, "1x1x1x2x3x2", "0,0,0,1,0,0"), InputError);  // A runs off the mesh
-  EXPECT_NO_THROW(makeBox(m, "2x2x2x2x3x2", "3,0,7,0,0,0"));  // tori may run over the end
+  EXPECT_NO_THROW(makeBox(m, "2x2x2x2x3x2", "3,0,7,0,0,0"));           // tori may run over the end
 }
 
 }  // namespace

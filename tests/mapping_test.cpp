@@ -1,10 +1,10 @@
 #include "tac3map/mapping.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "tac3map/error.hpp"
 #include "test_support.hpp"

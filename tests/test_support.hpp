@@ -13,7 +13,9 @@ inline std::string sourcePath(const std::string& relative) {
   return std::string(TAC3MAP_SOURCE_DIR) + "/" + relative;
 }
 
-inline Machine fx10() { return loadMachine(sourcePath("topologies/fx10.json")); }
+inline Machine fx10() {
+  return loadMachine(sourcePath("topologies/fx10.json"));
+}
 
 inline Trace traceFromText(const std::string& text, const TraceOptions& options = {}) {
   std::istringstream in(text);

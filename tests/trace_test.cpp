@@ -61,10 +61,12 @@ TEST(Trace, ErrorsNameFileAndLine) {
             "test.trace:3: rank 7 is outside 0..3 (ranks 4)");
   EXPECT_EQ(errorOf("tac3map-trace 1\nranks 4\n\n0 send 1 lots\n"),
             "test.trace:4: expected a byte count, got 'lots'");
-  EXPECT_EQ(errorOf("tac3map-trace 1\nranks 4\n0 fly 1\n").rfind("test.trace:3: unknown event 'fly'", 0),
-            0u);
-  EXPECT_EQ(errorOf("tac3map-trace 1\nranks 4\n0 isend 1 10\n").rfind("test.trace:3: 'isend' takes", 0),
-            0u);
+  EXPECT_EQ(
+      errorOf("tac3map-trace 1\nranks 4\n0 fly 1\n").rfind("test.trace:3: unknown event 'fly'", 0),
+      0u);
+  EXPECT_EQ(
+      errorOf("tac3map-trace 1\nranks 4\n0 isend 1 10\n").rfind("test.trace:3: 'isend' takes", 0),
+      0u);
   EXPECT_EQ(errorOf("hello\n"), "test.trace:1: expected the header 'tac3map-trace 1'");
   EXPECT_EQ(errorOf("tac3map-trace 1\n0 send 1 1\n"),
             "test.trace:2: expected 'ranks <count>' before the first event");

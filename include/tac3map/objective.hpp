@@ -31,21 +31,21 @@ Problem makeProblem(const CcsSet& sets);
 
 // Exact integer forms of the objectives; seconds and byte-hops are derived from these.
 struct ExactScores {
-  std::uint64_t tac3ByteCounts = 0;    // sum_t max_c M_c * coll_t(c)
-  std::uint64_t lowerBoundBytes = 0;   // sum_t max_c M_c
-  std::uint64_t tahbByteHops = 0;      // sum_c M_c * hops(c)
-  std::uint64_t maxLinkBytes = 0;      // largest total bytes over one link, whole iteration
-  std::uint64_t totalBytes = 0;        // sum_c M_c
-  int maxLinkMessages = 0;             // max_t,l load_t(l)
+  std::uint64_t tac3ByteCounts = 0;   // sum_t max_c M_c * coll_t(c)
+  std::uint64_t lowerBoundBytes = 0;  // sum_t max_c M_c
+  std::uint64_t tahbByteHops = 0;     // sum_c M_c * hops(c)
+  std::uint64_t maxLinkBytes = 0;     // largest total bytes over one link, whole iteration
+  std::uint64_t totalBytes = 0;       // sum_c M_c
+  int maxLinkMessages = 0;            // max_t,l load_t(l)
 };
 
 struct Scores {
-  double tac3 = 0;              // seconds
-  double tac3LowerBound = 0;    // seconds
-  double tahb = 0;              // byte-hops
-  double rmattO2f = 0;          // byte-hops x bytes
+  double tac3 = 0;            // seconds
+  double tac3LowerBound = 0;  // seconds
+  double tahb = 0;            // byte-hops
+  double rmattO2f = 0;        // byte-hops x bytes
   int maxLinkMessages = 0;
-  double avgHops = 0;           // bytes-weighted
+  double avgHops = 0;  // bytes-weighted
 };
 
 // The reference: routes every communication, counts link loads per CCS in plain containers.

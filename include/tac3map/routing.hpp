@@ -19,7 +19,8 @@ class Router {
   // Routes are precomputed into one flat array when all of them fit in `cacheBudgetBytes`
   // (small boxes: the walk's branches cost more than the lookups); otherwise walked each time.
   static constexpr std::size_t kDefaultCacheBudget = std::size_t{64} << 20;
-  Router(const Machine& machine, const Box& box, std::size_t cacheBudgetBytes = kDefaultCacheBudget);
+  Router(const Machine& machine, const Box& box,
+         std::size_t cacheBudgetBytes = kDefaultCacheBudget);
 
   bool routesCached() const { return !routeStart_.empty(); }
 

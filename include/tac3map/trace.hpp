@@ -13,9 +13,9 @@ enum class EventKind { Send, Recv, Isend, Irecv, Wait, Waitall, Sendrecv, Barrie
 
 struct Event {
   EventKind kind = EventKind::Barrier;
-  int peer = -1;            // send/isend/sendrecv: destination; recv/irecv: source
-  int peer2 = -1;           // sendrecv: source
-  std::uint64_t bytes = 0;  // sendrecv: bytes sent
+  int peer = -1;             // send/isend/sendrecv: destination; recv/irecv: source
+  int peer2 = -1;            // sendrecv: source
+  std::uint64_t bytes = 0;   // sendrecv: bytes sent
   std::uint64_t bytes2 = 0;  // sendrecv: bytes received
   std::int64_t tag = 0;
   std::string request;  // isend/irecv/wait

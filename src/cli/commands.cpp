@@ -52,12 +52,9 @@ struct Job {
 };
 
 json scoresJson(const Scores& s) {
-  return {{"tac3", s.tac3},
-          {"tac3_lower_bound", s.tac3LowerBound},
-          {"tahb", s.tahb},
-          {"rmatt_o2f", s.rmattO2f},
-          {"max_link_messages", s.maxLinkMessages},
-          {"avg_hops", s.avgHops}};
+  return {
+      {"tac3", s.tac3},          {"tac3_lower_bound", s.tac3LowerBound},   {"tahb", s.tahb},
+      {"rmatt_o2f", s.rmattO2f}, {"max_link_messages", s.maxLinkMessages}, {"avg_hops", s.avgHops}};
 }
 
 std::string format(const char* pattern, double value) {
@@ -67,8 +64,13 @@ std::string format(const char* pattern, double value) {
 }
 
 void printScoreHeader(std::ostream& out, int labelWidth) {
-  out << std::string(labelWidth, ' ') << "  " << "tac3[s]     " << "bound[s]    "
-      << "tahb[byte-hops]  " << "rmatt_o2f    " << "max_link_msgs  " << "avg_hops\n";
+  out << std::string(labelWidth, ' ') << "  "
+      << "tac3[s]     "
+      << "bound[s]    "
+      << "tahb[byte-hops]  "
+      << "rmatt_o2f    "
+      << "max_link_msgs  "
+      << "avg_hops\n";
 }
 
 void printScoreRow(std::ostream& out, const std::string& label, int labelWidth, const Scores& s) {
@@ -188,8 +190,8 @@ int runCcs(const CcsOptionsCli& o) {
             << " communications, " << sets.sets.size() << " CCS\n";
   for (std::size_t t = 0; t < sets.sets.size(); ++t) {
     const auto& set = sets.sets[t];
-    std::cout << "ccs " << t << " (level " << (set.empty() ? 0 : set.front().level) << "): "
-              << set.size() << " communications\n";
+    std::cout << "ccs " << t << " (level " << (set.empty() ? 0 : set.front().level)
+              << "): " << set.size() << " communications\n";
     for (const Communication& c : set)
       std::cout << "  " << c.src << " -> " << c.dst << "  " << c.bytes << " bytes  (lines "
                 << c.sendLine << ", " << c.recvLine << ")\n";

@@ -10,8 +10,7 @@ namespace {
 using namespace tac3map::cli;
 
 void addTraceOptions(CLI::App& app, TraceInput& input) {
-  app.add_option("--trace,-t", input.trace, "native trace file (docs/trace-format.md)")
-      ->required();
+  app.add_option("--trace,-t", input.trace, "native trace file (docs/trace-format.md)")->required();
   app.add_option("--iteration", input.iteration,
                  "which kernel iteration to use when the trace has 'iteration' markers")
       ->capture_default_str();
@@ -34,8 +33,10 @@ int main(int argc, char** argv) {
 
   MapOptions map;
   CLI::App* mapCmd = app.add_subcommand(
-      "map", "find a mapping by simulated annealing and write it\n  example: tac3map map "
-             "--machine topologies/fx10.json --shape 2x2x2x2x3x2 --trace examples/cg64-sendrecv.trace -o cg64.map");
+      "map",
+      "find a mapping by simulated annealing and write it\n  example: tac3map map "
+      "--machine topologies/fx10.json --shape 2x2x2x2x3x2 --trace examples/cg64-sendrecv.trace -o "
+      "cg64.map");
   addBoxOptions(*mapCmd, map.box);
   addTraceOptions(*mapCmd, map.input);
   mapCmd->add_option("--objective", map.objective, "tac3 | tahb | rmatt-o2f")
@@ -57,8 +58,9 @@ int main(int argc, char** argv) {
 
   ScoreOptions score;
   CLI::App* scoreCmd = app.add_subcommand(
-      "score", "score mapping files against a trace\n  example: tac3map score --machine "
-               "topologies/fx10.json --shape 2x2x2x2x3x2 --trace examples/cg64-sendrecv.trace a.map b.map");
+      "score",
+      "score mapping files against a trace\n  example: tac3map score --machine "
+      "topologies/fx10.json --shape 2x2x2x2x3x2 --trace examples/cg64-sendrecv.trace a.map b.map");
   addBoxOptions(*scoreCmd, score.box);
   addTraceOptions(*scoreCmd, score.input);
   scoreCmd->add_option("mappings", score.mappings, "mapping files")->required();
@@ -66,8 +68,9 @@ int main(int argc, char** argv) {
 
   CcsOptionsCli ccs;
   CLI::App* ccsCmd = app.add_subcommand(
-      "ccs", "print the concurrent communication sets of a trace\n  example: tac3map ccs "
-             "--trace examples/cg64-sendrecv.trace --json");
+      "ccs",
+      "print the concurrent communication sets of a trace\n  example: tac3map ccs "
+      "--trace examples/cg64-sendrecv.trace --json");
   addTraceOptions(*ccsCmd, ccs.input);
   ccsCmd->add_flag("--json", ccs.json, "print {\"ccs\": [[{src, dst, bytes}, ...], ...]}");
 
@@ -75,13 +78,15 @@ int main(int argc, char** argv) {
   CLI::App* genCmd = app.add_subcommand("gen", "write synthetic traces");
   genCmd->require_subcommand(1);
   CLI::App* cgCmd = genCmd->add_subcommand(
-      "cg", "the NAS CG communication pattern\n  example: tac3map gen cg --ranks 64 --bytes "
-            "1048576 --variant sendrecv -o cg64.trace");
+      "cg",
+      "the NAS CG communication pattern\n  example: tac3map gen cg --ranks 64 --bytes "
+      "1048576 --variant sendrecv -o cg64.trace");
   cgCmd->add_option("--ranks", gen.ranks, "number of ranks (a power of two)")
       ->capture_default_str();
   cgCmd->add_option("--bytes", gen.bytes, "bytes per message")->capture_default_str();
-  cgCmd->add_option("--variant", gen.variant,
-                    "sendrecv | isend (irecv+isend+waitall) | send (irecv+send+wait)")
+  cgCmd
+      ->add_option("--variant", gen.variant,
+                   "sendrecv | isend (irecv+isend+waitall) | send (irecv+send+wait)")
       ->capture_default_str();
   cgCmd->add_option("--iterations", gen.iterations, "kernel iterations, each with a marker")
       ->capture_default_str();
