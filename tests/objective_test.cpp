@@ -8,19 +8,26 @@
 namespace tac3map {
 namespace {
 
-// A 1D mesh of 4 nodes, identity mapping.
+// A 1D mesh of 4 nodes; tasks 0..3.
+class LineOfFour : public ::testing::Test {
+ protected:
+  ExactScores score(std::vector<std::vector<Communication>> ccs, const Mapping& mapping) const {
+    CcsSet sets;
+    sets.tasks = 4;
+    sets.sets = std::move(ccs);
+    return evaluateExact(makeProblem(sets), router_, mapping);
+  }
+  Mapping identity() const { return identityMapping(4, box_); }
+
+  Machine machine_ = testing::simpleMachine({4}, {false});
+  Box box_ = makeBox(machine_, "4");
+  Router router_{machine_, box_};
+};
+
 // CCS 0: 0->2 and 1->3 (100 bytes each) share link 1->2.  CCS 1: 3->0 (50 bytes) and a
 // message of task 2 to itself, which never touches the network.
-TEST(Objective, HandComputedExample) {
-  const Machine m = testing::simpleMachine({4}, {false});
-  const Box box = makeBox(m, "4");
-  const Router router(m, box);
-  CcsSet sets;
-  sets.tasks = 4;
-  sets.sets = {{{0, 2, 100}, {1, 3, 100}}, {{3, 0, 50}, {2, 2, 999}}};
-  const Problem p = makeProblem(sets);
-  ASSERT_EQ(p.communicationCount(), 3u);
-  const ExactScores e = evaluateExact(p, router, identityMapping(4, box));
+TEST_F(LineOfFour, HandComputedExample) {
+  const ExactScores e = score({{{0, 2, 100}, {1, 3, 100}}, {{3, 0, 50}, {2, 2, 999}}}, identity());
   EXPECT_EQ(e.tac3ByteCounts, 100u * 2 + 50u);
   EXPECT_EQ(e.lowerBoundBytes, 100u + 50u);
   EXPECT_EQ(e.tahbByteHops, 100u * 2 + 100u * 2 + 50u * 3);
@@ -33,28 +40,23 @@ TEST(Objective, HandComputedExample) {
   EXPECT_DOUBLE_EQ(s.avgHops, 550.0 / 250.0);
 }
 
-TEST(Objective, ContentionFreeMappingReachesTheBound) {
-  const Machine m = testing::simpleMachine({4}, {false});
-  const Box box = makeBox(m, "4");
-  const Router router(m, box);
+TEST_F(LineOfFour, SelfMessagesAreLeftOut) {
   CcsSet sets;
   sets.tasks = 4;
-  sets.sets = {{{0, 2, 100}, {1, 3, 100}}};
+  sets.sets = {{{3, 0, 50}, {2, 2, 999}}};
+  EXPECT_EQ(makeProblem(sets).communicationCount(), 1u);
+}
+
+TEST_F(LineOfFour, ContentionFreeMappingReachesTheBound) {
   // 0 and 2 on nodes 0,1; 1 and 3 on nodes 2,3: no shared link.
-  const ExactScores e = evaluateExact(makeProblem(sets), router, Mapping{{0, 2, 1, 3}});
+  const ExactScores e = score({{{0, 2, 100}, {1, 3, 100}}}, Mapping{{0, 2, 1, 3}});
   EXPECT_EQ(e.tac3ByteCounts, e.lowerBoundBytes);
   EXPECT_EQ(e.maxLinkMessages, 1);
 }
 
-TEST(Objective, UnequalSizesUseTheLargestOnTheSharedLink) {
-  const Machine m = testing::simpleMachine({4}, {false});
-  const Box box = makeBox(m, "4");
-  const Router router(m, box);
-  CcsSet sets;
-  sets.tasks = 4;
+TEST_F(LineOfFour, UnequalSizesUseTheLargestOnTheSharedLink) {
   // 0->2 (300 bytes) and 1->3 (100) share one link: both have coll 2, the cost is 300 * 2.
-  sets.sets = {{{0, 2, 300}, {1, 3, 100}}};
-  const ExactScores e = evaluateExact(makeProblem(sets), router, identityMapping(4, box));
+  const ExactScores e = score({{{0, 2, 300}, {1, 3, 100}}}, identity());
   EXPECT_EQ(e.tac3ByteCounts, 600u);
   EXPECT_EQ(e.lowerBoundBytes, 300u);
 }
