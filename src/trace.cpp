@@ -147,6 +147,7 @@ Trace parseTrace(std::istream& in, const std::string& source, const TraceOptions
       const long long count = r.integer<long long>(1, "a rank count");
       if (count < 1 || count > 100000000) r.fail("rank count must be from 1 to 100000000");
       trace.ranks = static_cast<int>(count);
+      trace.ranksLine = lineNumber;
       all.resize(trace.ranks);
       markers.resize(trace.ranks);
       continue;

@@ -172,6 +172,29 @@ TEST_F(Cli, ShippedExamplesAreWhatTheGeneratorWrites) {
   EXPECT_EQ(slurp(out("g.trace")), generateCgTrace(o));
 }
 
+TEST_F(Cli, IterationAndEagerSendsReachTheExtractor) {
+  const Outcome second = run("ccs --json --iteration 2 " + kCg64);
+  ASSERT_EQ(second.exitCode, 0) << second.err;
+  EXPECT_EQ(nlohmann::json::parse(second.out)["ccs"].size(), 4u);
+  expectCleanFailure("ccs --iteration 3 " + kCg64, "--iteration 3 needs one more");
+
+  // Both ranks send first: a deadlock under rendezvous, fine with buffered sends.
+  const std::string t = file(
+      "eager.trace", "tac3map-trace 1\nranks 2\n0 send 1 8\n0 recv 1 8\n1 send 0 8\n1 recv 0 8\n");
+  EXPECT_NE(run("ccs --trace " + t).exitCode, 0);
+  const Outcome eager = run("ccs --eager-sends --json --trace " + t);
+  ASSERT_EQ(eager.exitCode, 0) << eager.err;
+  EXPECT_EQ(nlohmann::json::parse(eager.out)["ccs"].size(), 1u);
+}
+
+TEST_F(Cli, TraceWithoutNetworkTrafficHasNothingToOptimize) {
+  const std::string t = file("self.trace", "tac3map-trace 1\nranks 2\n0 sendrecv 0 8 0 8\n");
+  const Outcome r = run("map --machine topologies/fx10.json --shape 1x1x1x2x1x1 --trace " + t +
+                        " -o " + out("m.map"));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("stopped: nothing-to-optimize"), std::string::npos) << r.out;
+}
+
 TEST_F(Cli, BadTraceLines) {
   const std::string head = "tac3map-trace 1\nranks 64\n";
   const std::string base = "map " + kFx10 + " --shape 2x2x2x2x3x2 -o " + out("m.map") + " --trace ";
@@ -192,7 +215,7 @@ TEST_F(Cli, BadBoxesAndMachines) {
                      "--shape 8x2x2x2x3x2: axis X size 8 exceeds the machine's 4");
   expectCleanFailure(
       "map " + kFx10 + " --shape 1x1x4x2x3x2 " + kCg64 + map,
-      "examples/cg64-sendrecv.trace: 64 tasks do not fit on box 1x1x4x2x3x2 (48 nodes");
+      "examples/cg64-sendrecv.trace:4: 64 tasks do not fit on box 1x1x4x2x3x2 (48 nodes");
   const std::string broken =
       file("broken.json", "{\n  \"axes\": [\n    {\"name\": \"X\",,}\n  ]\n}\n");
   expectCleanFailure("map --machine " + broken + " --shape 2 " + kCg64 + map,

@@ -20,19 +20,23 @@ namespace {
 
 using nlohmann::json;
 
-CcsSet loadCcs(const TraceInput& input) {
-  TraceOptions traceOptions;
-  traceOptions.iteration = input.iteration;
-  const Trace trace = readTrace(input.trace, traceOptions);
-  CcsOptions ccsOptions;
-  ccsOptions.eagerSends = input.eagerSends;
-  return extractCcs(trace, ccsOptions);
+Trace loadTrace(const TraceInput& input) {
+  TraceOptions options;
+  options.iteration = input.iteration;
+  return readTrace(input.trace, options);
+}
+
+CcsSet ccsOf(const Trace& trace, const TraceInput& input) {
+  CcsOptions options;
+  options.eagerSends = input.eagerSends;
+  return extractCcs(trace, options);
 }
 
 // Machine, box, CCSs and routes: the inputs every scoring command shares.
 struct Job {
   Machine machine;
   Box box;
+  Trace trace;
   CcsSet sets;
   Problem problem;
   Router router;
@@ -40,10 +44,11 @@ struct Job {
   Job(const BoxInput& boxInput, const TraceInput& traceInput)
       : machine(loadMachine(boxInput.machine)),
         box(makeBox(machine, boxInput.shape, boxInput.offset)),
-        sets(loadCcs(traceInput)),
+        trace(loadTrace(traceInput)),
+        sets(ccsOf(trace, traceInput)),
         problem(makeProblem(sets)),
         router(machine, box) {
-    checkTasksFit(sets.tasks, box, traceInput.trace);
+    checkTasksFit(sets.tasks, box, trace.source + ":" + std::to_string(trace.ranksLine));
   }
 
   Scores score(const Mapping& mapping) const {
@@ -174,7 +179,7 @@ int runScore(const ScoreOptions& o) {
 }
 
 int runCcs(const CcsOptionsCli& o) {
-  const CcsSet sets = loadCcs(o.input);
+  const CcsSet sets = ccsOf(loadTrace(o.input), o.input);
   if (o.json) {
     json list = json::array();
     for (const auto& set : sets.sets) {
