@@ -68,8 +68,14 @@ std::string format(const char* pattern, double value) {
   return buffer;
 }
 
-void printScoreHeader(std::ostream& out, int labelWidth) {
-  out << std::string(labelWidth, ' ') << "  "
+std::string padded(const std::string& label, int width) {
+  std::string text = label;
+  if (static_cast<int>(text.size()) < width) text.resize(width, ' ');
+  return text;
+}
+
+void printScoreHeader(std::ostream& out, const std::string& label, int labelWidth) {
+  out << padded(label, labelWidth) << "  "
       << "tac3[s]     "
       << "bound[s]    "
       << "tahb[byte-hops]  "
@@ -79,11 +85,10 @@ void printScoreHeader(std::ostream& out, int labelWidth) {
 }
 
 void printScoreRow(std::ostream& out, const std::string& label, int labelWidth, const Scores& s) {
-  std::string padded = label;
-  if (static_cast<int>(padded.size()) < labelWidth) padded.resize(labelWidth, ' ');
-  out << padded << "  " << format("%-12.6g", s.tac3) << format("%-12.6g", s.tac3LowerBound)
-      << format("%-17.0f", s.tahb) << format("%-13.5e", s.rmattO2f)
-      << format("%-15.0f", s.maxLinkMessages) << format("%.4f", s.avgHops) << "\n";
+  out << padded(label, labelWidth) << "  " << format("%-12.6g", s.tac3)
+      << format("%-12.6g", s.tac3LowerBound) << format("%-17.0f", s.tahb)
+      << format("%-13.5e", s.rmattO2f) << format("%-15.0f", s.maxLinkMessages)
+      << format("%.4f", s.avgHops) << "\n";
 }
 
 Mapping initialMapping(const MapOptions& o, const Job& job) {
@@ -144,7 +149,7 @@ int runMap(const MapOptions& o) {
       << job.sets.communicationCount() << " communications\n";
   out << "objective " << objectiveName(objective) << ", seed " << o.seed << ", init " << o.init
       << "\n";
-  printScoreHeader(out, 7);
+  printScoreHeader(out, "", 7);
   printScoreRow(out, "initial", 7, before);
   printScoreRow(out, "result", 7, after);
   out << "search: " << result.trials << " trials, " << result.accepted << " accepted, "
@@ -169,10 +174,7 @@ int runScore(const ScoreOptions& o) {
   }
   int width = 4;
   for (const std::string& file : o.mappings) width = std::max<int>(width, file.size());
-  std::cout << std::string("file") + std::string(width - 4, ' ');
-  std::ostringstream header;
-  printScoreHeader(header, 0);
-  std::cout << header.str();
+  printScoreHeader(std::cout, "file", width);
   for (std::size_t i = 0; i < scores.size(); ++i)
     printScoreRow(std::cout, o.mappings[i], width, scores[i]);
   return 0;
