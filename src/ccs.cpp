@@ -4,7 +4,6 @@
 #include <deque>
 #include <map>
 #include <tuple>
-#include <unordered_map>
 #include <unordered_set>
 
 #include "tac3map/error.hpp"
@@ -155,12 +154,11 @@ class LevelSimulation {
 
  private:
   struct RankState {
-    std::size_t next = 0;     // next event to run
-    bool postedNext = false;  // its sides are already posted (rank blocked on it)
-    int floor = 0;            // level of anything it posts now
-    int barriers = 0;         // barriers passed
-    std::unordered_map<std::string, int> requests;  // request -> communication
-    std::vector<int> pendingOrder;                  // requests in posting order, for waitall
+    std::size_t next = 0;                 // next event to run
+    bool postedNext = false;              // its sides are already posted (rank blocked on it)
+    int floor = 0;                        // level of anything it posts now
+    int barriers = 0;                     // barriers passed
+    std::map<std::string, int> requests;  // live request -> communication
   };
 
   std::string blockedReason(int rank, const Event& e) const {
@@ -207,8 +205,7 @@ class LevelSimulation {
         break;
       }
       case EventKind::Waitall:
-        for (int c : s.pendingOrder)
-          if (c != kNone) set.push_back(c);
+        for (const auto& [request, c] : s.requests) set.push_back(c);
         break;
       default:
         break;
@@ -253,9 +250,7 @@ class LevelSimulation {
         failAt(trace_.source, e.line,
                "rank " + std::to_string(rank) + " reuses request '" + e.request +
                    "' before waiting for it");
-      const int comm = e.kind == EventKind::Isend ? p.send : p.recv;
-      s.requests[e.request] = comm;
-      s.pendingOrder.push_back(comm);
+      s.requests[e.request] = e.kind == EventKind::Isend ? p.send : p.recv;
     }
     if (e.kind == EventKind::Wait && !s.requests.count(e.request))
       failAt(trace_.source, e.line,
@@ -265,17 +260,8 @@ class LevelSimulation {
 
   void retireRequests(int rank, const Event& e) {
     RankState& s = ranks_[rank];
-    if (e.kind == EventKind::Wait) {
-      const int comm = s.requests.at(e.request);
-      s.requests.erase(e.request);
-      std::replace(s.pendingOrder.begin(), s.pendingOrder.end(), comm, kNone);
-    } else if (e.kind == EventKind::Waitall) {
-      s.requests.clear();
-      s.pendingOrder.clear();
-    }
-    // Keep the list short when a rank waits request by request.
-    while (!s.pendingOrder.empty() && s.pendingOrder.front() == kNone)
-      s.pendingOrder.erase(s.pendingOrder.begin());
+    if (e.kind == EventKind::Wait) s.requests.erase(e.request);
+    if (e.kind == EventKind::Waitall) s.requests.clear();
   }
 
   // Returns true when the barrier is complete and the rank may go on.
