@@ -1,7 +1,9 @@
 #include "tac3map/annealer.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "tac3map/error.hpp"
 #include "tac3map/incremental.hpp"
@@ -130,6 +132,33 @@ SearchResult anneal(const Problem& problem, const Router& router, ObjectiveKind 
       return run<RmattObjective>(problem, router, initial, schedule, seed, reference, 0, false);
   }
   return {};
+}
+
+ChainsResult annealChains(const Problem& problem, const Router& router, ObjectiveKind objective,
+                          const Mapping& initial, const Schedule& schedule, std::uint64_t seed,
+                          int chains, int threads) {
+  if (chains < 1) throw InputError("--chains must be at least 1");
+  if (threads < 1) throw InputError("--threads must be at least 1");
+  checkSchedule(schedule);
+  const auto start = Clock::now();
+  ChainsResult result;
+  result.chains.resize(chains);
+  std::vector<unsigned __int128> value(chains);
+  std::atomic<int> next{0};
+  auto worker = [&] {
+    for (int i = next++; i < chains; i = next++) {
+      result.chains[i] = anneal(problem, router, objective, initial, schedule, seed + i);
+      value[i] = objectiveValue(evaluateExact(problem, router, result.chains[i].best), objective);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < std::min(threads, chains); ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& thread : pool) thread.join();
+  for (int i = 1; i < chains; ++i)
+    if (value[i] < value[result.best]) result.best = i;
+  result.seconds = seconds(start);
+  return result;
 }
 
 }  // namespace tac3map

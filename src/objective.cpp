@@ -82,6 +82,16 @@ Scores toScores(const ExactScores& e, double linkBandwidth) {
   return s;
 }
 
+unsigned __int128 objectiveValue(const ExactScores& e, ObjectiveKind kind) {
+  switch (kind) {
+    case ObjectiveKind::Tac3: return e.tac3ByteCounts;
+    case ObjectiveKind::Tahb: return e.tahbByteHops;
+    case ObjectiveKind::RmattO2f:
+      return static_cast<unsigned __int128>(e.tahbByteHops) * e.maxLinkBytes;
+  }
+  return 0;
+}
+
 Scores evaluate(const Problem& problem, const Router& router, const Mapping& mapping,
                 double linkBandwidth) {
   return toScores(evaluateExact(problem, router, mapping), linkBandwidth);

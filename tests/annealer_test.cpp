@@ -86,6 +86,37 @@ TEST(Annealer, TimeLimitStopsTheSearch) {
   EXPECT_LT(r.trials, endless.trialsPerTemperature);
 }
 
+TEST(Annealer, ChainsDependOnSeedAndCountNeverOnThreads) {
+  const CgSetup s(32, "1x2x2x2x3x2");
+  const Mapping init = identityMapping(32, s.box);
+  const Schedule schedule = shortSchedule();
+  for (ObjectiveKind kind : {ObjectiveKind::Tahb, ObjectiveKind::RmattO2f}) {
+    const auto one = annealChains(s.problem, s.router, kind, init, schedule, 5, 5, 1);
+    ASSERT_EQ(one.chains.size(), 5u);
+    for (int threads : {2, 3, 8}) {
+      const auto many = annealChains(s.problem, s.router, kind, init, schedule, 5, 5, threads);
+      EXPECT_EQ(many.best, one.best);
+      for (std::size_t i = 0; i < 5; ++i)
+        EXPECT_EQ(many.chains[i].best.nodeOfTask, one.chains[i].best.nodeOfTask);
+    }
+    // Chain i is the single run with seed + i, and the winner has the lowest objective.
+    for (std::size_t i = 0; i < 5; ++i)
+      EXPECT_EQ(one.chains[i].best.nodeOfTask,
+                anneal(s.problem, s.router, kind, init, schedule, 5 + i).best.nodeOfTask);
+    const auto valueOf = [&](std::size_t i) {
+      return objectiveValue(evaluateExact(s.problem, s.router, one.chains[i].best), kind);
+    };
+    for (std::size_t i = 0; i < 5; ++i) {
+      EXPECT_TRUE(valueOf(one.best) <= valueOf(i));
+      if (i < one.best) {
+        EXPECT_TRUE(valueOf(one.best) < valueOf(i)) << "ties go to the lower index";
+      }
+    }
+  }
+  EXPECT_THROW(annealChains(s.problem, s.router, ObjectiveKind::Tac3, init, schedule, 1, 0, 1),
+               InputError);
+}
+
 TEST(Annealer, BadSchedulesAreErrors) {
   Schedule s;
   s.cooling = 1.0;

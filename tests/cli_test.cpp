@@ -113,6 +113,26 @@ TEST_F(Cli, SameSeedGivesTheSameFile) {
   EXPECT_EQ(slurp(out("a.map")), slurp(out("b.map")));
 }
 
+TEST_F(Cli, ChainsGiveTheSameFileOnAnyThreadCount) {
+  for (const char* threads : {"1", "2", "3"})
+    ASSERT_EQ(run("map " + kFx10 + " --shape 1x2x4x2x3x2 " + kCg64 +
+                  " --objective rmatt-o2f --trials 200 --chains 3 --threads " + threads + " -o " +
+                  out(std::string("t") + threads + ".map") + " --report " +
+                  out(std::string("t") + threads + ".json"))
+                  .exitCode,
+              0);
+  EXPECT_EQ(slurp(out("t1.map")), slurp(out("t2.map")));
+  EXPECT_EQ(slurp(out("t1.map")), slurp(out("t3.map")));
+  const auto report = nlohmann::json::parse(slurp(out("t2.json")));
+  ASSERT_EQ(report["chains"].size(), 3u);
+  const std::size_t best = report["search"]["best_chain"];
+  EXPECT_EQ(report["chains"][best]["scores"], report["scores"]);
+  EXPECT_EQ(report["chains"][2]["seed"], 3);
+  std::uint64_t trials = 0;
+  for (const auto& chain : report["chains"]) trials += chain["trials"].get<std::uint64_t>();
+  EXPECT_EQ(report["search"]["trials"], trials);
+}
+
 TEST_F(Cli, ScoreTableHasOneRowPerFile) {
   ASSERT_EQ(
       run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --trials 100 -o " + out("a.map"))

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "tac3map/mapping.hpp"
 #include "tac3map/objective.hpp"
@@ -37,5 +38,19 @@ struct SearchResult {
 
 SearchResult anneal(const Problem& problem, const Router& router, ObjectiveKind objective,
                     const Mapping& initial, const Schedule& schedule, std::uint64_t seed);
+
+// Independent chains from the same start. Chain i uses seed + i (so one chain is exactly
+// anneal() with `seed`); `threads` workers take chains in turn. The winner is the chain whose
+// best mapping has the lowest exact objective, the lowest chain index on ties, so the result
+// depends on the seed and the number of chains, never on the number of threads.
+struct ChainsResult {
+  std::vector<SearchResult> chains;  // in chain order
+  std::size_t best = 0;              // index of the winning chain
+  double seconds = 0.0;              // wall-clock time of the whole run
+};
+
+ChainsResult annealChains(const Problem& problem, const Router& router, ObjectiveKind objective,
+                          const Mapping& initial, const Schedule& schedule, std::uint64_t seed,
+                          int chains, int threads);
 
 }  // namespace tac3map

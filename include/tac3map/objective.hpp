@@ -51,6 +51,8 @@ struct Scores {
 // The reference: routes every communication, counts link loads per CCS in plain containers.
 ExactScores evaluateExact(const Problem& problem, const Router& router, const Mapping& mapping);
 Scores toScores(const ExactScores& exact, double linkBandwidth);
+// The exact value the annealer minimises for `kind` (rmatt-o2f needs 128 bits).
+unsigned __int128 objectiveValue(const ExactScores& exact, ObjectiveKind kind);
 Scores evaluate(const Problem& problem, const Router& router, const Mapping& mapping,
                 double linkBandwidth);
 

@@ -25,7 +25,7 @@ struct Event {
 struct Trace {
   std::string source;  // file name, for messages
   int ranks = 0;
-  std::size_t ranksLine = 0;  // line of the 'ranks' declaration, for messages about it
+  std::size_t ranksLine = 0;               // line of the 'ranks' declaration, for messages about it
   std::vector<std::vector<Event>> events;  // events[rank], program order
 };
 

@@ -113,12 +113,28 @@ int runMap(const MapOptions& o) {
   checkSchedule(schedule);
   const Job job(o.box, o.input);
   const Mapping initial = initialMapping(o, job);
-  const SearchResult result = anneal(job.problem, job.router, objective, initial, schedule, o.seed);
+  const ChainsResult run = annealChains(job.problem, job.router, objective, initial, schedule,
+                                        o.seed, o.chains, o.threads);
+  const SearchResult& winner = run.chains[run.best];
   const Scores before = job.score(initial);
-  const Scores after = job.score(result.best);
+  const Scores after = job.score(winner.best);
+  std::uint64_t trials = 0, accepted = 0;
+  json chains = json::array();
+  for (std::size_t i = 0; i < run.chains.size(); ++i) {
+    const SearchResult& c = run.chains[i];
+    trials += c.trials;
+    accepted += c.accepted;
+    chains.push_back({{"chain", i},
+                      {"seed", o.seed + i},
+                      {"scores", scoresJson(i == run.best ? after : job.score(c.best))},
+                      {"trials", c.trials},
+                      {"accepted", c.accepted},
+                      {"seconds", c.seconds},
+                      {"stopped", c.stopped}});
+  }
 
   std::vector<StagedFile> outputs;
-  outputs.emplace_back(o.output, formatMapping(result.best, job.machine, job.box));
+  outputs.emplace_back(o.output, formatMapping(winner.best, job.machine, job.box));
   if (!o.report.empty()) {
     json report = {{"machine", job.machine.name},
                    {"shape", job.box.shapeText()},
@@ -134,11 +150,13 @@ int runMap(const MapOptions& o) {
                    {"initial_scores", scoresJson(before)},
                    {"scores", scoresJson(after)},
                    {"search",
-                    {{"trials", result.trials},
-                     {"accepted", result.accepted},
-                     {"seconds", result.seconds},
-                     {"stopped", result.stopped}}},
-                   {"mapping", coordinatesJson(result.best, job.box)}};
+                    {{"trials", trials},
+                     {"accepted", accepted},
+                     {"seconds", run.seconds},
+                     {"stopped", winner.stopped},
+                     {"best_chain", run.best}}},
+                   {"chains", chains},
+                   {"mapping", coordinatesJson(winner.best, job.box)}};
     outputs.emplace_back(o.report, report.dump(2) + "\n");
   }
   for (StagedFile& file : outputs) file.commit();
@@ -147,13 +165,16 @@ int runMap(const MapOptions& o) {
   out << job.sets.tasks << " tasks on " << job.box.nodeCount << " nodes of " << job.machine.name
       << " box " << job.box.shapeText() << "; " << job.sets.sets.size() << " CCS, "
       << job.sets.communicationCount() << " communications\n";
-  out << "objective " << objectiveName(objective) << ", seed " << o.seed << ", init " << o.init
-      << "\n";
+  out << "objective " << objectiveName(objective) << ", seed " << o.seed << ", init " << o.init;
+  if (o.chains > 1) out << ", " << o.chains << " chains on " << o.threads << " threads";
+  out << "\n";
   printScoreHeader(out, "", 7);
   printScoreRow(out, "initial", 7, before);
   printScoreRow(out, "result", 7, after);
-  out << "search: " << result.trials << " trials, " << result.accepted << " accepted, "
-      << format("%.3f", result.seconds) << " s, stopped: " << result.stopped << "\n";
+  out << "search: " << trials << " trials, " << accepted << " accepted, "
+      << format("%.3f", run.seconds) << " s, stopped: " << winner.stopped;
+  if (o.chains > 1) out << " (best: chain " << run.best << ", seed " << o.seed + run.best << ")";
+  out << "\n";
   out << "wrote " << o.output << (o.report.empty() ? "" : " and " + o.report) << "\n";
   return 0;
 }

@@ -32,6 +32,8 @@ struct MapOptions {
   std::string init = "identity";
   Schedule schedule;
   bool noEarlyStop = false;
+  int chains = 1;
+  int threads = 1;
   std::string output;
   std::string report;
 };

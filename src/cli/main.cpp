@@ -53,6 +53,13 @@ int main(int argc, char** argv) {
   mapCmd->add_flag("--no-early-stop", map.noEarlyStop,
                    "run the whole schedule even when tac3 reaches its lower bound");
   mapCmd->add_option("--time-limit", map.schedule.timeLimit, "stop after this many seconds");
+  mapCmd->add_option("--chains", map.chains, "independent chains (seeds seed, seed+1, ...)")
+      ->capture_default_str();
+  mapCmd
+      ->add_option("--threads", map.threads,
+                   "threads running the chains (result does not "
+                   "depend on it)")
+      ->capture_default_str();
   mapCmd->add_option("--output,-o", map.output, "mapping file to write")->required();
   mapCmd->add_option("--report", map.report, "JSON report to write");
 
