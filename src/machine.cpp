@@ -57,8 +57,19 @@ std::string joinNumbers(const std::vector<int>& values, char separator) {
   return text;
 }
 
-std::vector<int> parseIntegerList(const std::string& text, char separator, const std::string& what,
-                                  std::size_t expected, const std::string& axisNames) {
+std::vector<int> parseAxisList(const std::string& text, char separator, const std::string& what,
+                               std::size_t expected, const std::string& axisNames) {
+  std::vector<int> values = parseIntegerList(text, separator, what);
+  if (values.size() != expected)
+    throw InputError(what + " '" + text + "': expected " + std::to_string(expected) +
+                     " values (axes " + axisNames + "), got " + std::to_string(values.size()));
+  return values;
+}
+
+}  // namespace
+
+std::vector<int> parseIntegerList(const std::string& text, char separator,
+                                  const std::string& what) {
   std::vector<int> values;
   std::stringstream in(text);
   std::string item;
@@ -74,13 +85,8 @@ std::vector<int> parseIntegerList(const std::string& text, char separator, const
       throw InputError(what + " '" + text + "': '" + item + "' is not an integer");
     values.push_back(value);
   }
-  if (values.size() != expected)
-    throw InputError(what + " '" + text + "': expected " + std::to_string(expected) +
-                     " values (axes " + axisNames + "), got " + std::to_string(values.size()));
   return values;
 }
-
-}  // namespace
 
 std::string Machine::shapeText() const {
   std::vector<int> sizes;
@@ -181,9 +187,9 @@ Box makeBox(const Machine& machine, const std::string& shape, const std::string&
   const std::size_t axes = machine.axes.size();
   const std::string names = joinNames(machine.axes);
   Box box;
-  box.shape = parseIntegerList(shape, 'x', "--shape", axes, names);
+  box.shape = parseAxisList(shape, 'x', "--shape", axes, names);
   box.offset = offset.empty() ? std::vector<int>(axes, 0)
-                              : parseIntegerList(offset, ',', "--offset", axes, names);
+                              : parseAxisList(offset, ',', "--offset", axes, names);
   long long nodes = 1;
   for (std::size_t a = 0; a < axes; ++a) {
     const Axis& axis = machine.axes[a];

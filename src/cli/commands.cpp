@@ -12,6 +12,7 @@
 #include "tac3map/machine.hpp"
 #include "tac3map/mapping.hpp"
 #include "tac3map/objective.hpp"
+#include "tac3map/patterns.hpp"
 #include "tac3map/routing.hpp"
 #include "tac3map/trace.hpp"
 
@@ -227,18 +228,57 @@ int runCcs(const CcsOptionsCli& o) {
   return 0;
 }
 
+namespace {
+
+int writeTrace(const std::string& output, const std::string& text) {
+  if (output.empty())
+    std::cout << text;
+  else
+    writeFileAtomically(output, text);
+  return 0;
+}
+
+}  // namespace
+
 int runGenCg(const GenCgOptions& o) {
   CgOptions options;
   options.ranks = o.ranks;
   options.bytes = o.bytes;
   options.variant = parseCgVariant(o.variant);
   options.iterations = o.iterations;
-  const std::string text = generateCgTrace(options);
-  if (o.output.empty())
-    std::cout << text;
-  else
-    writeFileAtomically(o.output, text);
-  return 0;
+  return writeTrace(o.output, generateCgTrace(options));
+}
+
+int runGenStencil(const GenStencilOptions& o) {
+  StencilOptions options;
+  options.dims = parseIntegerList(o.dims, 'x', "--dims");
+  options.points = o.points;
+  options.periodic = o.periodic;
+  options.bytes = o.bytes;
+  options.style = parseExchangeStyle(o.variant);
+  options.iterations = o.iterations;
+  return writeTrace(o.output, generateStencilTrace(options));
+}
+
+int runGenAlltoall(const GenAlltoallOptions& o) {
+  AlltoallOptions options;
+  options.ranks = o.ranks;
+  options.group = o.group;
+  options.bytes = o.bytes;
+  options.style = parseExchangeStyle(o.variant);
+  options.iterations = o.iterations;
+  return writeTrace(o.output, generateAlltoallTrace(options));
+}
+
+int runGenRandom(const GenRandomOptions& o) {
+  RandomPatternOptions options;
+  options.ranks = o.ranks;
+  options.degree = o.degree;
+  options.bytes = o.bytes;
+  options.maxBytes = o.maxBytes;
+  options.seed = o.seed;
+  options.iterations = o.iterations;
+  return writeTrace(o.output, generateRandomTrace(options));
 }
 
 }  // namespace tac3map::cli

@@ -58,9 +58,41 @@ struct GenCgOptions {
   std::string output;  // empty: standard output
 };
 
+struct GenStencilOptions {
+  std::string dims = "8x8x8";
+  int points = 7;
+  bool periodic = false;
+  std::uint64_t bytes = 1 << 20;
+  std::string variant = "isend";
+  int iterations = 1;
+  std::string output;
+};
+
+struct GenAlltoallOptions {
+  int ranks = 64;
+  int group = 8;
+  std::uint64_t bytes = 1 << 16;
+  std::string variant = "sendrecv";
+  int iterations = 1;
+  std::string output;
+};
+
+struct GenRandomOptions {
+  int ranks = 64;
+  int degree = 4;
+  std::uint64_t bytes = 1 << 20;
+  std::uint64_t maxBytes = 0;
+  std::uint64_t seed = 1;
+  int iterations = 1;
+  std::string output;
+};
+
 int runMap(const MapOptions& options);
 int runScore(const ScoreOptions& options);
 int runCcs(const CcsOptionsCli& options);
 int runGenCg(const GenCgOptions& options);
+int runGenStencil(const GenStencilOptions& options);
+int runGenAlltoall(const GenAlltoallOptions& options);
+int runGenRandom(const GenRandomOptions& options);
 
 }  // namespace tac3map::cli

@@ -99,12 +99,69 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   cgCmd->add_option("--output,-o", gen.output, "trace file to write (default: standard output)");
 
+  GenStencilOptions stencil;
+  CLI::App* stencilCmd = genCmd->add_subcommand(
+      "stencil",
+      "halo exchange on a 2D/3D grid\n  example: tac3map gen stencil --dims 48x48x48 --points 7 "
+      "--periodic --bytes 65536 -o stencil.trace");
+  stencilCmd->add_option("--dims", stencil.dims, "grid extents, x fastest (2 or 3 values)")
+      ->capture_default_str();
+  stencilCmd->add_option("--points", stencil.points, "2D: 5 or 9; 3D: 7 or 27")
+      ->capture_default_str();
+  stencilCmd->add_flag("--periodic", stencil.periodic, "wrap around the grid's edges");
+  stencilCmd->add_option("--bytes", stencil.bytes, "bytes per message")->capture_default_str();
+  stencilCmd
+      ->add_option("--variant", stencil.variant,
+                   "isend (all irecv, all isend, waitall) | sendrecv (one direction at a "
+                   "time)")
+      ->capture_default_str();
+  stencilCmd->add_option("--iterations", stencil.iterations, "kernel iterations")
+      ->capture_default_str();
+  stencilCmd->add_option("--output,-o", stencil.output, "trace file (default: standard output)");
+
+  GenAlltoallOptions alltoall;
+  CLI::App* alltoallCmd = genCmd->add_subcommand(
+      "alltoall",
+      "all-to-all within groups of consecutive ranks (FFT-like transposes)\n  example: tac3map "
+      "gen alltoall --ranks 64 --group 8 --bytes 65536 -o a2a.trace");
+  alltoallCmd->add_option("--ranks", alltoall.ranks, "number of ranks")->capture_default_str();
+  alltoallCmd->add_option("--group", alltoall.group, "ranks per group (divides --ranks)")
+      ->capture_default_str();
+  alltoallCmd->add_option("--bytes", alltoall.bytes, "bytes per message")->capture_default_str();
+  alltoallCmd
+      ->add_option("--variant", alltoall.variant,
+                   "sendrecv (pairwise exchange, one step at a time) | isend (all at once)")
+      ->capture_default_str();
+  alltoallCmd->add_option("--iterations", alltoall.iterations, "kernel iterations")
+      ->capture_default_str();
+  alltoallCmd->add_option("--output,-o", alltoall.output, "trace file (default: standard output)");
+
+  GenRandomOptions random;
+  CLI::App* randomCmd = genCmd->add_subcommand(
+      "random",
+      "random sparse pattern\n  example: tac3map gen random --ranks 256 --degree 4 --bytes "
+      "65536 --max-bytes 1048576 --seed 7 -o random.trace");
+  randomCmd->add_option("--ranks", random.ranks, "number of ranks")->capture_default_str();
+  randomCmd->add_option("--degree", random.degree, "distinct destinations per rank")
+      ->capture_default_str();
+  randomCmd
+      ->add_option("--bytes", random.bytes, "bytes per message (the smallest with --max-bytes)")
+      ->capture_default_str();
+  randomCmd->add_option("--max-bytes", random.maxBytes, "sizes uniform in [--bytes, --max-bytes]");
+  randomCmd->add_option("--seed", random.seed, "random seed")->capture_default_str();
+  randomCmd->add_option("--iterations", random.iterations, "kernel iterations")
+      ->capture_default_str();
+  randomCmd->add_option("--output,-o", random.output, "trace file (default: standard output)");
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (mapCmd->parsed()) return runMap(map);
     if (scoreCmd->parsed()) return runScore(score);
     if (ccsCmd->parsed()) return runCcs(ccs);
     if (cgCmd->parsed()) return runGenCg(gen);
+    if (stencilCmd->parsed()) return runGenStencil(stencil);
+    if (alltoallCmd->parsed()) return runGenAlltoall(alltoall);
+    if (randomCmd->parsed()) return runGenRandom(random);
   } catch (const tac3map::InputError& e) {
     std::cerr << "tac3map: error: " << e.what() << "\n";
     return 1;
