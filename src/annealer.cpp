@@ -25,10 +25,13 @@ double difference(V after, V before) {
                          : -static_cast<double>(before - after);
 }
 
+// Trials between two looks at the clock and two progress publications.
+constexpr std::uint64_t kCheckEvery = 4096;
+
 template <class Objective>
 SearchResult run(const Problem& problem, const Router& router, const Mapping& initial,
                  const Schedule& schedule, std::uint64_t seed, double reference,
-                 std::uint64_t stopValue, bool canStopEarly) {
+                 std::uint64_t stopValue, bool canStopEarly, Progress* progress) {
   const auto start = Clock::now();
   SearchResult result;
   result.best = initial;
@@ -49,12 +52,13 @@ SearchResult run(const Problem& problem, const Router& router, const Mapping& in
   const double secondaryScale = 1.0 / static_cast<double>(problem.communicationCount());
   Rng rng(seed);
   result.stopped = "schedule";
-  std::uint64_t sinceClock = 0;
+  std::uint64_t sinceCheck = 0;
   for (double t = schedule.t0; t >= schedule.tEnd; t *= schedule.cooling) {
     for (std::uint64_t k = 0; k < schedule.trialsPerTemperature; ++k) {
-      if (schedule.timeLimit > 0 && ++sinceClock == 1024) {
-        sinceClock = 0;
-        if (seconds(start) >= schedule.timeLimit) {
+      if (++sinceCheck == kCheckEvery) {
+        sinceCheck = 0;
+        if (progress) progress->publish(kCheckEvery, t, static_cast<double>(bestValue) / reference);
+        if (schedule.timeLimit > 0 && seconds(start) >= schedule.timeLimit) {
           result.stopped = "time-limit";
           result.seconds = seconds(start);
           return result;
@@ -117,26 +121,39 @@ void checkSchedule(const Schedule& s) {
   if (s.timeLimit < 0) throw InputError("--time-limit must be >= 0");
 }
 
+void Progress::publish(std::uint64_t newTrials, double t, double energy) {
+  trials.fetch_add(newTrials, std::memory_order_relaxed);
+  temperature.store(t, std::memory_order_relaxed);
+  double best = bestEnergy.load(std::memory_order_relaxed);
+  while ((!started.load(std::memory_order_relaxed) || energy < best) &&
+         !bestEnergy.compare_exchange_weak(best, energy, std::memory_order_relaxed)) {
+  }
+  started.store(true, std::memory_order_relaxed);
+}
+
 SearchResult anneal(const Problem& problem, const Router& router, ObjectiveKind objective,
-                    const Mapping& initial, const Schedule& schedule, std::uint64_t seed) {
+                    const Mapping& initial, const Schedule& schedule, std::uint64_t seed,
+                    Progress* progress) {
   checkSchedule(schedule);
   double reference = referenceValue(problem, objective);
   if (reference <= 0) reference = 1;
   switch (objective) {
     case ObjectiveKind::Tac3:
       return run<Tac3Objective>(problem, router, initial, schedule, seed, reference,
-                                tac3LowerBoundBytes(problem), schedule.earlyStop);
+                                tac3LowerBoundBytes(problem), schedule.earlyStop, progress);
     case ObjectiveKind::Tahb:
-      return run<TahbObjective>(problem, router, initial, schedule, seed, reference, 0, false);
+      return run<TahbObjective>(problem, router, initial, schedule, seed, reference, 0, false,
+                                progress);
     case ObjectiveKind::RmattO2f:
-      return run<RmattObjective>(problem, router, initial, schedule, seed, reference, 0, false);
+      return run<RmattObjective>(problem, router, initial, schedule, seed, reference, 0, false,
+                                 progress);
   }
   return {};
 }
 
 ChainsResult annealChains(const Problem& problem, const Router& router, ObjectiveKind objective,
                           const Mapping& initial, const Schedule& schedule, std::uint64_t seed,
-                          int chains, int threads) {
+                          int chains, int threads, Progress* progress) {
   if (chains < 1) throw InputError("--chains must be at least 1");
   if (threads < 1) throw InputError("--threads must be at least 1");
   checkSchedule(schedule);
@@ -147,7 +164,7 @@ ChainsResult annealChains(const Problem& problem, const Router& router, Objectiv
   std::atomic<int> next{0};
   auto worker = [&] {
     for (int i = next++; i < chains; i = next++) {
-      result.chains[i] = anneal(problem, router, objective, initial, schedule, seed + i);
+      result.chains[i] = anneal(problem, router, objective, initial, schedule, seed + i, progress);
       value[i] = objectiveValue(evaluateExact(problem, router, result.chains[i].best), objective);
     }
   };

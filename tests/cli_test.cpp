@@ -41,12 +41,16 @@ class Cli : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  Outcome run(const std::string& args) {
+  // Runs a shell command in the source folder, capturing its standard output and error.
+  Outcome runShell(const std::string& command) {
     const std::string out = (dir_ / "stdout").string(), err = (dir_ / "stderr").string();
-    const std::string command = std::string("cd ") + TAC3MAP_SOURCE_DIR + " && " + TAC3MAP_BINARY +
-                                " " + args + " >" + out + " 2>" + err;
-    const int status = std::system(command.c_str());
+    const std::string full = std::string("cd ") + TAC3MAP_SOURCE_DIR + " && { " + command +
+                             "; } >" + out + " 2>" + err + " </dev/null";
+    const int status = std::system(full.c_str());
     return {WEXITSTATUS(status), slurp(out), slurp(err)};
+  }
+  Outcome run(const std::string& args) {
+    return runShell(std::string(TAC3MAP_BINARY) + " " + args);
   }
   std::string file(const std::string& name, const std::string& text) {
     const fs::path path = dir_ / name;
@@ -131,6 +135,24 @@ TEST_F(Cli, ChainsGiveTheSameFileOnAnyThreadCount) {
   std::uint64_t trials = 0;
   for (const auto& chain : report["chains"]) trials += chain["trials"].get<std::uint64_t>();
   EXPECT_EQ(report["search"]["trials"], trials);
+}
+
+TEST_F(Cli, ProgressLineOnlyOnATerminal) {
+  const std::string args = "map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 +
+                           " --no-early-stop --trials 5000 -o " + out("p.map");
+  const Outcome piped = run(args);
+  ASSERT_EQ(piped.exitCode, 0);
+  EXPECT_EQ(piped.err, "");  // stderr is a file here: no progress line
+  if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1)";
+  // script(1) gives the command a pseudo-terminal; its output comes back on our stdout.
+  const std::string binary = TAC3MAP_BINARY;
+  const Outcome tty =
+      run("--version >/dev/null 2>&1; script -qec '" + binary + " " + args + "' /dev/null; true");
+  EXPECT_NE(tty.out.find("trials/s"), std::string::npos) << tty.out;
+  EXPECT_NE(tty.out.find("x lower bound"), std::string::npos) << tty.out;
+  const Outcome quiet = runShell("script -qec '" + binary + " " + args + " --quiet' /dev/null");
+  EXPECT_EQ(quiet.out.find("trials/s"), std::string::npos) << quiet.out;
+  EXPECT_NE(quiet.out.find("wrote"), std::string::npos) << quiet.out;
 }
 
 TEST_F(Cli, ScoreTableHasOneRowPerFile) {

@@ -4,6 +4,7 @@
 // which never makes a mapping with a worse objective look better.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,6 +29,17 @@ struct Schedule {
 
 void checkSchedule(const Schedule& schedule);  // throws InputError on nonsense values
 
+// Shared with a reporter (e.g. the command's progress line) while chains run. Chains publish
+// every few thousand trials with relaxed atomics, so the hot loop pays almost nothing.
+struct Progress {
+  std::atomic<std::uint64_t> trials{0};
+  std::atomic<double> temperature{0.0};
+  std::atomic<double> bestEnergy{0.0};  // best objective / reference value, over all chains
+  std::atomic<bool> started{false};
+
+  void publish(std::uint64_t newTrials, double t, double energy);
+};
+
 struct SearchResult {
   Mapping best;
   std::uint64_t trials = 0;
@@ -37,7 +49,8 @@ struct SearchResult {
 };
 
 SearchResult anneal(const Problem& problem, const Router& router, ObjectiveKind objective,
-                    const Mapping& initial, const Schedule& schedule, std::uint64_t seed);
+                    const Mapping& initial, const Schedule& schedule, std::uint64_t seed,
+                    Progress* progress = nullptr);
 
 // Independent chains from the same start. Chain i uses seed + i (so one chain is exactly
 // anneal() with `seed`); `threads` workers take chains in turn. The winner is the chain whose
@@ -51,6 +64,6 @@ struct ChainsResult {
 
 ChainsResult annealChains(const Problem& problem, const Router& router, ObjectiveKind objective,
                           const Mapping& initial, const Schedule& schedule, std::uint64_t seed,
-                          int chains, int threads);
+                          int chains, int threads, Progress* progress = nullptr);
 
 }  // namespace tac3map

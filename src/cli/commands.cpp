@@ -1,9 +1,15 @@
 #include "commands.hpp"
 
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <iostream>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <thread>
 
 #include "tac3map/atomic_file.hpp"
 #include "tac3map/ccs.hpp"
@@ -105,6 +111,55 @@ json coordinatesJson(const Mapping& mapping, const Box& box) {
   return list;
 }
 
+// The progress line: on a terminal only, at most four updates a second, rewritten in place.
+class ProgressLine {
+ public:
+  ProgressLine(const Progress& progress, std::uint64_t plannedTrials, const char* unit,
+               bool enabled)
+      : progress_(progress), planned_(plannedTrials), unit_(unit) {
+    if (enabled) thread_ = std::thread([this] { loop(); });
+  }
+  ~ProgressLine() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+    std::fputs("\r\033[K", stderr);  // leave the terminal clean for the summary
+  }
+
+ private:
+  void loop() {
+    const auto start = std::chrono::steady_clock::now();
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!wake_.wait_for(lock, std::chrono::milliseconds(250), [this] { return done_; })) {
+      if (!progress_.started.load(std::memory_order_relaxed)) continue;
+      const double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double trials = static_cast<double>(progress_.trials.load(std::memory_order_relaxed));
+      const double rate = trials / elapsed;
+      const double left = rate > 0 ? (static_cast<double>(planned_) - trials) / rate : 0.0;
+      std::fprintf(stderr,
+                   "\rT %.3g  best %.6g %s  %.3g trials/s  %.1f s elapsed  ~%.1f s "
+                   "left (at most)\033[K",
+                   progress_.temperature.load(std::memory_order_relaxed),
+                   progress_.bestEnergy.load(std::memory_order_relaxed), unit_, rate, elapsed,
+                   left > 0 ? left : 0.0);
+      std::fflush(stderr);
+    }
+  }
+
+  const Progress& progress_;
+  const std::uint64_t planned_;
+  const char* unit_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
 }  // namespace
 
 int runMap(const MapOptions& o) {
@@ -114,8 +169,18 @@ int runMap(const MapOptions& o) {
   checkSchedule(schedule);
   const Job job(o.box, o.input);
   const Mapping initial = initialMapping(o, job);
-  const ChainsResult run = annealChains(job.problem, job.router, objective, initial, schedule,
-                                        o.seed, o.chains, o.threads);
+  Progress progress;
+  ChainsResult run;
+  {
+    // What the annealer's normalised value means for each objective (objective.hpp).
+    const char* unit = objective == ObjectiveKind::Tac3   ? "x lower bound"
+                       : objective == ObjectiveKind::Tahb ? "avg hops"
+                                                          : "x (total bytes x largest message)";
+    const ProgressLine line(progress, schedule.totalTrials() * static_cast<std::uint64_t>(o.chains),
+                            unit, !o.quiet && ::isatty(STDERR_FILENO));
+    run = annealChains(job.problem, job.router, objective, initial, schedule, o.seed, o.chains,
+                       o.threads, &progress);
+  }
   const SearchResult& winner = run.chains[run.best];
   const Scores before = job.score(initial);
   const Scores after = job.score(winner.best);

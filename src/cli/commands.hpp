@@ -34,6 +34,7 @@ struct MapOptions {
   bool noEarlyStop = false;
   int chains = 1;
   int threads = 1;
+  bool quiet = false;
   std::string output;
   std::string report;
 };

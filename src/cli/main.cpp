@@ -60,6 +60,7 @@ int main(int argc, char** argv) {
                    "threads running the chains (result does not "
                    "depend on it)")
       ->capture_default_str();
+  mapCmd->add_flag("--quiet,-q", map.quiet, "no progress line on the terminal");
   mapCmd->add_option("--output,-o", map.output, "mapping file to write")->required();
   mapCmd->add_option("--report", map.report, "JSON report to write");
 
