@@ -306,44 +306,26 @@ int writeTrace(const std::string& output, const std::string& text) {
 }  // namespace
 
 int runGenCg(const GenCgOptions& o) {
-  CgOptions options;
-  options.ranks = o.ranks;
-  options.bytes = o.bytes;
-  options.variant = parseCgVariant(o.variant);
-  options.iterations = o.iterations;
-  return writeTrace(o.output, generateCgTrace(options));
+  CgOptions pattern = o.pattern;
+  pattern.variant = parseCgVariant(o.variant);
+  return writeTrace(o.output, generateCgTrace(pattern));
 }
 
 int runGenStencil(const GenStencilOptions& o) {
-  StencilOptions options;
-  options.dims = parseIntegerList(o.dims, 'x', "--dims");
-  options.points = o.points;
-  options.periodic = o.periodic;
-  options.bytes = o.bytes;
-  options.style = parseExchangeStyle(o.variant);
-  options.iterations = o.iterations;
-  return writeTrace(o.output, generateStencilTrace(options));
+  StencilOptions pattern = o.pattern;
+  pattern.dims = parseIntegerList(o.dims, 'x', "--dims");
+  pattern.style = parseExchangeStyle(o.variant);
+  return writeTrace(o.output, generateStencilTrace(pattern));
 }
 
 int runGenAlltoall(const GenAlltoallOptions& o) {
-  AlltoallOptions options;
-  options.ranks = o.ranks;
-  options.group = o.group;
-  options.bytes = o.bytes;
-  options.style = parseExchangeStyle(o.variant);
-  options.iterations = o.iterations;
-  return writeTrace(o.output, generateAlltoallTrace(options));
+  AlltoallOptions pattern = o.pattern;
+  pattern.style = parseExchangeStyle(o.variant);
+  return writeTrace(o.output, generateAlltoallTrace(pattern));
 }
 
 int runGenRandom(const GenRandomOptions& o) {
-  RandomPatternOptions options;
-  options.ranks = o.ranks;
-  options.degree = o.degree;
-  options.bytes = o.bytes;
-  options.maxBytes = o.maxBytes;
-  options.seed = o.seed;
-  options.iterations = o.iterations;
-  return writeTrace(o.output, generateRandomTrace(options));
+  return writeTrace(o.output, generateRandomTrace(o.pattern));
 }
 
 }  // namespace tac3map::cli

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "tac3map/annealer.hpp"
+#include "tac3map/cg_pattern.hpp"
+#include "tac3map/patterns.hpp"
 
 namespace tac3map::cli {
 
@@ -51,40 +53,29 @@ struct CcsOptionsCli {
   bool json = false;
 };
 
+// The generators' options bind straight to the library's option structs; only fields given
+// as text on the command line (variants, extents) pass through a string.
 struct GenCgOptions {
-  int ranks = 64;
-  std::uint64_t bytes = 1 << 20;
+  CgOptions pattern;
   std::string variant = "sendrecv";
-  int iterations = 1;
   std::string output;  // empty: standard output
 };
 
 struct GenStencilOptions {
+  StencilOptions pattern;
   std::string dims = "8x8x8";
-  int points = 7;
-  bool periodic = false;
-  std::uint64_t bytes = 1 << 20;
   std::string variant = "isend";
-  int iterations = 1;
   std::string output;
 };
 
 struct GenAlltoallOptions {
-  int ranks = 64;
-  int group = 8;
-  std::uint64_t bytes = 1 << 16;
+  AlltoallOptions pattern;
   std::string variant = "sendrecv";
-  int iterations = 1;
   std::string output;
 };
 
 struct GenRandomOptions {
-  int ranks = 64;
-  int degree = 4;
-  std::uint64_t bytes = 1 << 20;
-  std::uint64_t maxBytes = 0;
-  std::uint64_t seed = 1;
-  int iterations = 1;
+  RandomPatternOptions pattern;
   std::string output;
 };
 

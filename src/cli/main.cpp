@@ -89,14 +89,14 @@ int main(int argc, char** argv) {
       "cg",
       "the NAS CG communication pattern\n  example: tac3map gen cg --ranks 64 --bytes "
       "1048576 --variant sendrecv -o cg64.trace");
-  cgCmd->add_option("--ranks", gen.ranks, "number of ranks (a power of two)")
+  cgCmd->add_option("--ranks", gen.pattern.ranks, "number of ranks (a power of two)")
       ->capture_default_str();
-  cgCmd->add_option("--bytes", gen.bytes, "bytes per message")->capture_default_str();
+  cgCmd->add_option("--bytes", gen.pattern.bytes, "bytes per message")->capture_default_str();
   cgCmd
       ->add_option("--variant", gen.variant,
                    "sendrecv | isend (irecv+isend+waitall) | send (irecv+send+wait)")
       ->capture_default_str();
-  cgCmd->add_option("--iterations", gen.iterations, "kernel iterations, each with a marker")
+  cgCmd->add_option("--iterations", gen.pattern.iterations, "kernel iterations, each with a marker")
       ->capture_default_str();
   cgCmd->add_option("--output,-o", gen.output, "trace file to write (default: standard output)");
 
@@ -107,16 +107,17 @@ int main(int argc, char** argv) {
       "--periodic --bytes 65536 -o stencil.trace");
   stencilCmd->add_option("--dims", stencil.dims, "grid extents, x fastest (2 or 3 values)")
       ->capture_default_str();
-  stencilCmd->add_option("--points", stencil.points, "2D: 5 or 9; 3D: 7 or 27")
+  stencilCmd->add_option("--points", stencil.pattern.points, "2D: 5 or 9; 3D: 7 or 27")
       ->capture_default_str();
-  stencilCmd->add_flag("--periodic", stencil.periodic, "wrap around the grid's edges");
-  stencilCmd->add_option("--bytes", stencil.bytes, "bytes per message")->capture_default_str();
+  stencilCmd->add_flag("--periodic", stencil.pattern.periodic, "wrap around the grid's edges");
+  stencilCmd->add_option("--bytes", stencil.pattern.bytes, "bytes per message")
+      ->capture_default_str();
   stencilCmd
       ->add_option("--variant", stencil.variant,
                    "isend (all irecv, all isend, waitall) | sendrecv (one direction at a "
                    "time)")
       ->capture_default_str();
-  stencilCmd->add_option("--iterations", stencil.iterations, "kernel iterations")
+  stencilCmd->add_option("--iterations", stencil.pattern.iterations, "kernel iterations")
       ->capture_default_str();
   stencilCmd->add_option("--output,-o", stencil.output, "trace file (default: standard output)");
 
@@ -125,15 +126,17 @@ int main(int argc, char** argv) {
       "alltoall",
       "all-to-all within groups of consecutive ranks (FFT-like transposes)\n  example: tac3map "
       "gen alltoall --ranks 64 --group 8 --bytes 65536 -o a2a.trace");
-  alltoallCmd->add_option("--ranks", alltoall.ranks, "number of ranks")->capture_default_str();
-  alltoallCmd->add_option("--group", alltoall.group, "ranks per group (divides --ranks)")
+  alltoallCmd->add_option("--ranks", alltoall.pattern.ranks, "number of ranks")
       ->capture_default_str();
-  alltoallCmd->add_option("--bytes", alltoall.bytes, "bytes per message")->capture_default_str();
+  alltoallCmd->add_option("--group", alltoall.pattern.group, "ranks per group (divides --ranks)")
+      ->capture_default_str();
+  alltoallCmd->add_option("--bytes", alltoall.pattern.bytes, "bytes per message")
+      ->capture_default_str();
   alltoallCmd
       ->add_option("--variant", alltoall.variant,
                    "sendrecv (pairwise exchange, one step at a time) | isend (all at once)")
       ->capture_default_str();
-  alltoallCmd->add_option("--iterations", alltoall.iterations, "kernel iterations")
+  alltoallCmd->add_option("--iterations", alltoall.pattern.iterations, "kernel iterations")
       ->capture_default_str();
   alltoallCmd->add_option("--output,-o", alltoall.output, "trace file (default: standard output)");
 
@@ -142,15 +145,17 @@ int main(int argc, char** argv) {
       "random",
       "random sparse pattern\n  example: tac3map gen random --ranks 256 --degree 4 --bytes "
       "65536 --max-bytes 1048576 --seed 7 -o random.trace");
-  randomCmd->add_option("--ranks", random.ranks, "number of ranks")->capture_default_str();
-  randomCmd->add_option("--degree", random.degree, "distinct destinations per rank")
+  randomCmd->add_option("--ranks", random.pattern.ranks, "number of ranks")->capture_default_str();
+  randomCmd->add_option("--degree", random.pattern.degree, "distinct destinations per rank")
       ->capture_default_str();
   randomCmd
-      ->add_option("--bytes", random.bytes, "bytes per message (the smallest with --max-bytes)")
+      ->add_option("--bytes", random.pattern.bytes,
+                   "bytes per message (the smallest with --max-bytes)")
       ->capture_default_str();
-  randomCmd->add_option("--max-bytes", random.maxBytes, "sizes uniform in [--bytes, --max-bytes]");
-  randomCmd->add_option("--seed", random.seed, "random seed")->capture_default_str();
-  randomCmd->add_option("--iterations", random.iterations, "kernel iterations")
+  randomCmd->add_option("--max-bytes", random.pattern.maxBytes,
+                        "sizes uniform in [--bytes, --max-bytes]");
+  randomCmd->add_option("--seed", random.pattern.seed, "random seed")->capture_default_str();
+  randomCmd->add_option("--iterations", random.pattern.iterations, "kernel iterations")
       ->capture_default_str();
   randomCmd->add_option("--output,-o", random.output, "trace file (default: standard output)");
 
