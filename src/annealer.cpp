@@ -137,18 +137,23 @@ SearchResult anneal(const Problem& problem, const Router& router, ObjectiveKind 
   checkSchedule(schedule);
   double reference = referenceValue(problem, objective);
   if (reference <= 0) reference = 1;
+  SearchResult result;
   switch (objective) {
     case ObjectiveKind::Tac3:
-      return run<Tac3Objective>(problem, router, initial, schedule, seed, reference,
-                                tac3LowerBoundBytes(problem), schedule.earlyStop, progress);
+      result = run<Tac3Objective>(problem, router, initial, schedule, seed, reference,
+                                  tac3LowerBoundBytes(problem), schedule.earlyStop, progress);
+      break;
     case ObjectiveKind::Tahb:
-      return run<TahbObjective>(problem, router, initial, schedule, seed, reference, 0, false,
-                                progress);
+      result = run<TahbObjective>(problem, router, initial, schedule, seed, reference, 0, false,
+                                  progress);
+      break;
     case ObjectiveKind::RmattO2f:
-      return run<RmattObjective>(problem, router, initial, schedule, seed, reference, 0, false,
-                                 progress);
+      result = run<RmattObjective>(problem, router, initial, schedule, seed, reference, 0, false,
+                                   progress);
+      break;
   }
-  return {};
+  result.bestScores = evaluateExact(problem, router, result.best);
+  return result;
 }
 
 ChainsResult annealChains(const Problem& problem, const Router& router, ObjectiveKind objective,
@@ -160,20 +165,21 @@ ChainsResult annealChains(const Problem& problem, const Router& router, Objectiv
   const auto start = Clock::now();
   ChainsResult result;
   result.chains.resize(chains);
-  std::vector<unsigned __int128> value(chains);
   std::atomic<int> next{0};
   auto worker = [&] {
     for (int i = next++; i < chains; i = next++) {
       result.chains[i] = anneal(problem, router, objective, initial, schedule, seed + i, progress);
-      value[i] = objectiveValue(evaluateExact(problem, router, result.chains[i].best), objective);
     }
   };
   std::vector<std::thread> pool;
   for (int t = 1; t < std::min(threads, chains); ++t) pool.emplace_back(worker);
   worker();
   for (std::thread& thread : pool) thread.join();
-  for (int i = 1; i < chains; ++i)
-    if (value[i] < value[result.best]) result.best = i;
+  const auto value = [&](std::size_t i) {
+    return objectiveValue(result.chains[i].bestScores, objective);
+  };
+  for (std::size_t i = 1; i < result.chains.size(); ++i)
+    if (value(i) < value(result.best)) result.best = i;
   result.seconds = seconds(start);
   return result;
 }

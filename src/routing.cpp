@@ -27,14 +27,9 @@ Router::Router(const Machine& machine, const Box& box, std::size_t cacheBudgetBy
       for (int t = 0; t < size; ++t)
         legs_.push_back(static_cast<std::int16_t>(signedSteps(c, t, size, box.wrap[a])));
   }
-  coords_.resize(static_cast<std::size_t>(nodes_) * axes_);
-  for (int node = 0; node < nodes_; ++node) {
-    int rest = node;
-    for (int a = 0; a < axes_; ++a) {
-      coords_[node * axes_ + a] = rest % shape_[a];
-      rest /= shape_[a];
-    }
-  }
+  coords_.reserve(static_cast<std::size_t>(nodes_) * axes_);
+  for (int node = 0; node < nodes_; ++node)
+    for (int c : box.coordinatesOf(node)) coords_.push_back(c);
   buildCache(cacheBudgetBytes);
 }
 

@@ -42,6 +42,7 @@ struct Progress {
 
 struct SearchResult {
   Mapping best;
+  ExactScores bestScores;  // of `best`, from the reference evaluator
   std::uint64_t trials = 0;
   std::uint64_t accepted = 0;
   double seconds = 0.0;

@@ -183,7 +183,7 @@ int runMap(const MapOptions& o) {
   }
   const SearchResult& winner = run.chains[run.best];
   const Scores before = job.score(initial);
-  const Scores after = job.score(winner.best);
+  const Scores after = toScores(winner.bestScores, job.machine.linkBandwidth);
   std::uint64_t trials = 0, accepted = 0;
   json chains = json::array();
   for (std::size_t i = 0; i < run.chains.size(); ++i) {
@@ -192,7 +192,7 @@ int runMap(const MapOptions& o) {
     accepted += c.accepted;
     chains.push_back({{"chain", i},
                       {"seed", o.seed + i},
-                      {"scores", scoresJson(i == run.best ? after : job.score(c.best))},
+                      {"scores", scoresJson(toScores(c.bestScores, job.machine.linkBandwidth))},
                       {"trials", c.trials},
                       {"accepted", c.accepted},
                       {"seconds", c.seconds},
