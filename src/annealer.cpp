@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <thread>
 
 #include "tac3map/error.hpp"
@@ -28,6 +29,40 @@ double difference(V after, V before) {
 // Trials between two looks at the clock and two progress publications.
 constexpr std::uint64_t kCheckEvery = 4096;
 
+// Picks the node a task is tried on. Global: any other node of the box. Local: the node of
+// one of the task's communication partners or one of that node's neighbours, so that on a
+// large box a trial is likely to matter (a random node is almost always far from every
+// partner). A local pick may be the task's own node; the caller skips such a trial.
+class MovePicker {
+ public:
+  MovePicker(const Placement& placement, const Problem& problem, const Router& router,
+             bool local)
+      : placement_(placement), problem_(problem), router_(router), local_(local) {}
+
+  int pick(int task, int from, Rng& rng) const {
+    const int* first = placement_.incidentBegin(task);
+    const int* last = placement_.incidentEnd(task);
+    if (local_ && first != last) {
+      const int c = first[rng.below(static_cast<std::uint64_t>(last - first))];
+      const int partner = problem_.src[c] == task ? problem_.dst[c] : problem_.src[c];
+      const int near = placement_.nodeOf(partner);
+      const int directions = 2 * router_.axisCount();
+      const int k = static_cast<int>(rng.below(directions + 1));
+      if (k == directions) return near;
+      const int next = router_.neighbour(near, k / 2, k % 2 == 0);
+      return next < 0 ? near : next;
+    }
+    int node = static_cast<int>(rng.below(router_.nodeCount() - 1));
+    return node >= from ? node + 1 : node;
+  }
+
+ private:
+  const Placement& placement_;
+  const Problem& problem_;
+  const Router& router_;
+  bool local_;
+};
+
 template <class Objective>
 SearchResult run(const Problem& problem, const Router& router, const Mapping& initial,
                  const Schedule& schedule, std::uint64_t seed, double reference,
@@ -47,65 +82,100 @@ SearchResult run(const Problem& problem, const Router& router, const Mapping& in
     result.stopped = "lower-bound";
     return result;
   }
+  // The best mapping is copied only when the search is about to leave it, so that a run of
+  // improving moves on a large job does not copy the whole mapping each time.
+  bool atBest = true;
+  const auto finish = [&](const char* why) {
+    if (atBest) result.best.nodeOfTask = state.placement().nodeOfTask();
+    result.stopped = why;
+    result.seconds = seconds(start);
+    return result;
+  };
   // Secondary differences are scaled per communication so that they are of the same order as
   // the normalised objective (one extra shared link ~ 1 / communications).
-  const double secondaryScale = 1.0 / static_cast<double>(problem.communicationCount());
+  const double secondaryScale = reference / static_cast<double>(problem.communicationCount());
+  const MovePicker picker(state.placement(), problem, router, usesLocalMoves(schedule, nodes));
   Rng rng(seed);
-  result.stopped = "schedule";
   std::uint64_t sinceCheck = 0;
   for (double t = schedule.t0; t >= schedule.tEnd; t *= schedule.cooling) {
+    const double scale = t * reference;
     for (std::uint64_t k = 0; k < schedule.trialsPerTemperature; ++k) {
       if (++sinceCheck == kCheckEvery) {
         sinceCheck = 0;
         if (progress) progress->publish(kCheckEvery, t, static_cast<double>(bestValue) / reference);
-        if (schedule.timeLimit > 0 && seconds(start) >= schedule.timeLimit) {
-          result.stopped = "time-limit";
-          result.seconds = seconds(start);
-          return result;
-        }
+        if (schedule.timeLimit > 0 && seconds(start) >= schedule.timeLimit)
+          return finish("time-limit");
       }
       ++result.trials;
       const int task = static_cast<int>(rng.below(tasks));
       const int from = state.placement().nodeOf(task);
-      int node = static_cast<int>(rng.below(nodes - 1));
-      if (node >= from) ++node;
+      const int node = picker.pick(task, from, rng);
+      if (node == from) continue;
+      const int other = state.placement().taskAt(node);
+      // Metropolis: a rise d is accepted when d < -ln(u) * T * reference, u uniform in [0,1).
+      // u is drawn only when a rise has to be judged, and the engine may stop evaluating as
+      // soon as it knows the rise is too large.
+      double limit = -1;
+      const auto threshold = [&] {
+        if (limit < 0) {
+          const double u = rng.unit();
+          limit = u > 0 ? -std::log(u) * scale : std::numeric_limits<double>::infinity();
+        }
+        return limit;
+      };
       const auto before = state.value();
       const std::uint64_t secondaryBefore = state.secondary();
-      state.relocate(task, node);
-      const auto after = state.value();
+      if (!state.propose(task, node, threshold)) continue;
+      const auto after = state.proposedValue();
+      const std::uint64_t secondaryAfter = state.proposedSecondary();
       bool accept;
-      if (after < before) {
-        accept = true;
-      } else if (after > before) {
-        accept = rng.unit() < std::exp(-difference(after, before) / reference / t);
-      } else {
-        const std::uint64_t secondaryAfter = state.secondary();
+      if (after != before)
+        accept = after < before || difference(after, before) < threshold();
+      else
         accept = secondaryAfter <= secondaryBefore ||
-                 rng.unit() <
-                     std::exp(-difference(secondaryAfter, secondaryBefore) * secondaryScale / t);
-      }
+                 difference(secondaryAfter, secondaryBefore) * secondaryScale < threshold();
       if (!accept) {
-        state.relocate(task, from);
+        state.discard();
         continue;
       }
       ++result.accepted;
-      if (after < bestValue || (after == bestValue && state.secondary() < bestSecondary)) {
+      state.commit();
+      if (after < bestValue || (after == bestValue && secondaryAfter < bestSecondary)) {
         bestValue = after;
-        bestSecondary = state.secondary();
+        bestSecondary = secondaryAfter;
+        atBest = true;
+        if (canStopEarly && bestValue == stopValue) return finish("lower-bound");
+      } else if (atBest) {
         result.best.nodeOfTask = state.placement().nodeOfTask();
-        if (canStopEarly && bestValue == stopValue) {
-          result.stopped = "lower-bound";
-          result.seconds = seconds(start);
-          return result;
-        }
+        result.best.nodeOfTask[task] = from;  // as it was before this move
+        if (other >= 0) result.best.nodeOfTask[other] = node;
+        atBest = false;
       }
     }
   }
-  result.seconds = seconds(start);
-  return result;
+  return finish("schedule");
 }
 
 }  // namespace
+
+bool usesLocalMoves(const Schedule& schedule, int nodes) {
+  switch (schedule.moves) {
+    case MoveKind::Global:
+      return false;
+    case MoveKind::Local:
+      return true;
+    case MoveKind::Auto:
+      break;
+  }
+  return nodes > kLocalMovesAbove;
+}
+
+MoveKind parseMoveKind(const std::string& name) {
+  if (name == "auto") return MoveKind::Auto;
+  if (name == "global") return MoveKind::Global;
+  if (name == "local") return MoveKind::Local;
+  throw InputError("--moves must be auto, global or local, not '" + name + "'");
+}
 
 std::uint64_t Schedule::totalTrials() const {
   std::uint64_t temperatures = 0;

@@ -24,6 +24,10 @@ Placement::Placement(const Problem& problem, int nodes, const Mapping& mapping)
     incident_[fill[problem.src[c]]++] = static_cast<int>(c);
     incident_[fill[problem.dst[c]]++] = static_cast<int>(c);
   }
+  // By CCS, so that a move's communications can be taken one CCS at a time.
+  for (int task = 0; task < problem.tasks; ++task)
+    std::stable_sort(incident_.begin() + start_[task], incident_.begin() + start_[task + 1],
+                     [&](int a, int b) { return problem.ccs[a] < problem.ccs[b]; });
 }
 
 Tac3Objective::Tac3Objective(const Problem& problem, const Router& router, const Mapping& mapping)
@@ -31,6 +35,7 @@ Tac3Objective::Tac3Objective(const Problem& problem, const Router& router, const
   const int ccsCount = problem.ccsCount;
   const std::size_t n = problem.communicationCount();
   load_.assign(static_cast<std::size_t>(ccsCount) * links_, 0);
+  seen_.assign(links_, 0);
   // Size classes per CCS, largest first (any order works; this one reads well in a debugger).
   std::vector<std::map<std::uint64_t, int, std::greater<>>> classes(ccsCount);
   std::vector<int> messages(ccsCount, 0);
@@ -57,22 +62,43 @@ Tac3Objective::Tac3Objective(const Problem& problem, const Router& router, const
   use_.assign(useSize, 0);
   hist_.assign(histSize, 0);
   maxLoad_.assign(groupBytes_.size(), 0);
+  for (std::size_t c = 0; c < n; ++c) addRoute(static_cast<int>(c), endsNow(static_cast<int>(c)));
   cost_.assign(ccsCount, 0);
-  stamp_.assign(ccsCount, 0);
-  addAll();
+  bound_.assign(ccsCount, 0);
+  for (std::size_t c = 0; c < n; ++c)
+    bound_[problem.ccs[c]] = std::max(bound_[problem.ccs[c]], problem.bytes[c]);
+  for (int t = 0; t < ccsCount; ++t) {
+    cost_[t] = settleCost(t);
+    total_ += cost_[t];
+    boundTotal_ += bound_[t];
+  }
+  // A move touches at most two routes (old and new) of each communication of its two tasks.
+  std::size_t mostIncident = 0;
+  for (int task = 0; task < problem.tasks; ++task)
+    mostIncident = std::max<std::size_t>(
+        mostIncident, static_cast<std::size_t>(placement_.incidentEnd(task) -
+                                               placement_.incidentBegin(task)));
+  touched_.resize(2 * 2 * mostIncident * static_cast<std::size_t>(router.longestRoute()) + 1);
 }
 
 TahbObjective::TahbObjective(const Problem& problem, const Router& router, const Mapping& mapping)
     : IncrementalObjective(problem, router, mapping) {
-  addAll();
+  for (std::size_t c = 0; c < problem.communicationCount(); ++c) {
+    const Ends e = endsNow(static_cast<int>(c));
+    total_ += problem.bytes[c] * static_cast<std::uint64_t>(router.hops(e.p, e.q));
+  }
 }
 
 RmattObjective::RmattObjective(const Problem& problem, const Router& router, const Mapping& mapping)
     : IncrementalObjective(problem, router, mapping), linkBytes_(router.linkIdLimit(), 0) {
-  addAll();
+  for (std::size_t c = 0; c < problem.communicationCount(); ++c)
+    addRoute(static_cast<int>(c), endsNow(static_cast<int>(c)));
 }
 
-void RmattObjective::settle() {
+void RmattObjective::apply(const Move& move) {
+  placement_.forEachAffected(move, [&](int c) { removeRoute(c, endsNow(c)); });
+  placement_.apply(move);
+  placement_.forEachAffected(move, [&](int c) { addRoute(c, endsNow(c)); });
   if (atMax_ > 0) return;
   maxBytes_ = 0;
   atMax_ = 0;

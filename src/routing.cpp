@@ -19,7 +19,8 @@ Router::Router(const Machine& machine, const Box& box, std::size_t cacheBudgetBy
       nodes_(box.nodeCount),
       shape_(box.shape),
       stride_(box.stride),
-      order_(machine.routingOrder) {
+      order_(machine.routingOrder),
+      wrap_(box.wrap) {
   for (int a = 0; a < axes_; ++a) {
     const int size = shape_[a];
     legStart_.push_back(static_cast<int>(legs_.size()));
@@ -66,6 +67,20 @@ int Router::linkTarget(LinkId link) const {
   if (linkIsPlus(link))
     return c + 1 == size ? source - (size - 1) * stride_[axis] : source + stride_[axis];
   return c == 0 ? source + (size - 1) * stride_[axis] : source - stride_[axis];
+}
+
+int Router::longestRoute() const {
+  int longest = 0;
+  for (int a = 0; a < axes_; ++a) longest += wrap_[a] ? shape_[a] / 2 : shape_[a] - 1;
+  return longest;
+}
+
+int Router::neighbour(int node, int axis, bool plus) const {
+  const int c = coordinate(node, axis), size = shape_[axis];
+  if (size == 1) return -1;
+  if (plus ? c + 1 < size : c > 0) return node + (plus ? stride_[axis] : -stride_[axis]);
+  if (!wrap_[axis]) return -1;
+  return linkTarget(static_cast<LinkId>(node) * 2 * axes_ + 2 * axis + (plus ? 0 : 1));
 }
 
 }  // namespace tac3map

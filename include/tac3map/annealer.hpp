@@ -15,6 +15,13 @@
 
 namespace tac3map {
 
+// How a trial picks the node it tries a task on: any node of the box (global), or a node at
+// most one hop from one of the task's partners (local); auto = local above kLocalMovesAbove
+// nodes, where a random node is nearly always a useless choice.
+enum class MoveKind { Auto, Global, Local };
+inline constexpr int kLocalMovesAbove = 2048;
+MoveKind parseMoveKind(const std::string& name);  // auto | global | local
+
 struct Schedule {
   double t0 = 10.0;
   double tEnd = 1e-8;
@@ -22,12 +29,14 @@ struct Schedule {
   double cooling = 0.9;
   bool earlyStop = true;   // tac3: stop once the lower bound is reached
   double timeLimit = 0.0;  // seconds; 0 = none
+  MoveKind moves = MoveKind::Auto;
 
   // Trials of the whole schedule (temperatures from t0 down to tEnd, times trials each).
   std::uint64_t totalTrials() const;
 };
 
 void checkSchedule(const Schedule& schedule);  // throws InputError on nonsense values
+bool usesLocalMoves(const Schedule& schedule, int nodes);
 
 // Shared with a reporter (e.g. the command's progress line) while chains run. Chains publish
 // every few thousand trials with relaxed atomics, so the hot loop pays almost nothing.

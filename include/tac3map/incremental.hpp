@@ -1,8 +1,9 @@
 // Incremental evaluation of the three objectives under single moves (a task swaps nodes with
-// another task or moves to a free node). A move re-routes only the communications of the two
-// tasks; every other number is kept up to date in flat integer arrays, so a move costs work
-// proportional to the routes it changes. objective.hpp's evaluateExact is the reference these
-// must equal after every move (tests/incremental_test.cpp checks it on random moves).
+// another task or moves to a free node). The annealer asks an engine to propose a move (value
+// and tie-break term after it), then commits or discards it. A move re-routes only the
+// communications of the two tasks; every other number is kept in flat integer arrays, so a
+// move costs work proportional to the routes it changes. objective.hpp's evaluateExact is the
+// reference these must equal after every move (tests/incremental_test.cpp checks it).
 #pragma once
 
 #include <cstdint>
@@ -14,7 +15,13 @@
 
 namespace tac3map {
 
-// Where every task is, which task is on every node, and which communications touch a task.
+// `task` goes to `node`; `other`, the task on that node (-1 if free), goes to `from`.
+struct Move {
+  int task = -1, node = -1, other = -1, from = -1;
+};
+
+// Where every task is, which task is on every node, and which communications touch a task
+// (each task's list sorted by CCS, so a move can be evaluated one CCS at a time).
 class Placement {
  public:
   Placement(const Problem& problem, int nodes, const Mapping& mapping);
@@ -22,25 +29,43 @@ class Placement {
   int nodeOf(int task) const { return nodeOfTask_[task]; }
   int taskAt(int node) const { return taskAtNode_[node]; }
   const std::vector<int>& nodeOfTask() const { return nodeOfTask_; }
-
-  // Calls f(comm) once for every communication of task a or task b (b may be -1).
-  template <class F>
-  void forEachAffected(int a, int b, F&& f) const {
-    for (int i = start_[a]; i < start_[a + 1]; ++i) f(incident_[i]);
-    if (b < 0) return;
-    for (int i = start_[b]; i < start_[b + 1]; ++i) {
-      const int c = incident_[i];
-      if (src_[c] != a && dst_[c] != a) f(c);  // a<->b communications were visited above
-    }
+  Move makeMove(int task, int node) const {
+    const int from = nodeOf(task);
+    return {task, node, node == from ? -1 : taskAt(node), from};
+  }
+  // The node of `task` once `move` is made.
+  int nodeAfter(const Move& move, int task) const {
+    return task == move.task ? move.node : task == move.other ? move.from : nodeOfTask_[task];
   }
 
-  // Puts task a on `node`; the task there (if any) goes to a's old node.
-  void place(int a, int node) {
-    const int from = nodeOfTask_[a], b = taskAtNode_[node];
-    nodeOfTask_[a] = node;
-    taskAtNode_[node] = a;
-    taskAtNode_[from] = b;
-    if (b >= 0) nodeOfTask_[b] = from;
+  // Communications of one task: incident[begin .. end), ascending CCS.
+  const int* incidentBegin(int task) const { return incident_.data() + start_[task]; }
+  const int* incidentEnd(int task) const { return incident_.data() + start_[task + 1]; }
+
+  // Calls f(comm) once for every communication of the move's two tasks.
+  template <class F>
+  void forEachAffected(const Move& move, F&& f) const {
+    for (const int* c = incidentBegin(move.task); c != incidentEnd(move.task); ++c) f(*c);
+    if (move.other < 0) return;
+    for (const int* c = incidentBegin(move.other); c != incidentEnd(move.other); ++c)
+      if (!touches(*c, move.task)) f(*c);  // task<->other communications were visited above
+  }
+
+  // Calls f(t, first, last) for each CCS t touched by the move, ascending, with the move's
+  // communications of t in [first, last); stops early when f returns false. `scratch` holds
+  // the lists (kept by the caller so that no move allocates).
+  template <class F>
+  void forEachAffectedCcs(const Move& move, const int* ccsOf, std::vector<int>& scratch,
+                          F&& f) const;
+
+  bool touches(int comm, int task) const { return src_[comm] == task || dst_[comm] == task; }
+
+  void apply(const Move& move) {
+    if (move.node == move.from) return;
+    nodeOfTask_[move.task] = move.node;
+    taskAtNode_[move.node] = move.task;
+    taskAtNode_[move.from] = move.other;
+    if (move.other >= 0) nodeOfTask_[move.other] = move.from;
   }
 
  private:
@@ -50,8 +75,32 @@ class Placement {
   std::vector<int> start_, incident_;  // CSR: communications of each task
 };
 
-// Common move logic: take the affected routes out, move, put them back, let the engine
-// settle its maxima. Engines supply removeRoute/addRoute/settle.
+template <class F>
+void Placement::forEachAffectedCcs(const Move& move, const int* ccsOf, std::vector<int>& scratch,
+                                   F&& f) const {
+  const int *a = incidentBegin(move.task), *aEnd = incidentEnd(move.task);
+  const int *b = nullptr, *bEnd = nullptr;
+  if (move.other >= 0) b = incidentBegin(move.other), bEnd = incidentEnd(move.other);
+  while (a != aEnd || b != bEnd) {
+    int t = a != aEnd ? ccsOf[*a] : ccsOf[*b];
+    if (b != bEnd && ccsOf[*b] < t) t = ccsOf[*b];
+    scratch.clear();
+    for (; a != aEnd && ccsOf[*a] == t; ++a) scratch.push_back(*a);
+    for (; b != bEnd && ccsOf[*b] == t; ++b)
+      if (!touches(*b, move.task)) scratch.push_back(*b);
+    if (!f(t, scratch.data(), scratch.data() + scratch.size())) return;
+  }
+}
+
+// What every engine shares: the problem, the routes and the placement. Engines provide
+//   value(), secondary()                      the exact objective and its tie-break term;
+//   propose(task, node, limit) -> bool        evaluate a move; false = rejected early, because
+//                                             the value would rise by at least limit() (a
+//                                             functor, called only when needed: the annealer
+//                                             draws its random acceptance threshold lazily);
+//   proposedValue(), proposedSecondary()      the numbers after the proposed move;
+//   commit(), discard()                       make the proposed move, or forget it;
+//   relocate(task, node)                      propose + commit, for tests and set-up.
 template <class Engine>
 class IncrementalObjective {
  public:
@@ -60,35 +109,28 @@ class IncrementalObjective {
 
   const Placement& placement() const { return placement_; }
 
-  // Moves `task` to `node`, swapping with the task there if there is one. Undo a move by
-  // moving the same task back to its old node.
   void relocate(int task, int node) {
     Engine& self = static_cast<Engine&>(*this);
-    const int other = placement_.taskAt(node);
-    placement_.forEachAffected(task, other, [&](int c) { self.removeRoute(c, endpoints(c)); });
-    placement_.place(task, node);
-    placement_.forEachAffected(task, other, [&](int c) { self.addRoute(c, endpoints(c)); });
-    self.settle();
+    self.propose(task, node, [] { return 1e308; });
+    self.commit();
   }
 
  protected:
   struct Ends {
     int p, q;
   };
-  Ends endpoints(int c) const {
+  Ends endsNow(int c) const {
     return {placement_.nodeOf(problem_.src[c]), placement_.nodeOf(problem_.dst[c])};
   }
-  // Builds the state from nothing: every route added once.
-  void addAll() {
-    Engine& self = static_cast<Engine&>(*this);
-    for (std::size_t c = 0; c < problem_.communicationCount(); ++c)
-      self.addRoute(static_cast<int>(c), endpoints(static_cast<int>(c)));
-    self.settle();
+  Ends endsAfter(int c) const {
+    return {placement_.nodeAfter(move_, problem_.src[c]),
+            placement_.nodeAfter(move_, problem_.dst[c])};
   }
 
   const Problem& problem_;
   const Router& router_;
   Placement placement_;
+  Move move_;  // the proposed move
 };
 
 // tac3: per CCS t, cost_t = max over links of load_t(l) x (largest message of t on l).
@@ -96,6 +138,14 @@ class IncrementalObjective {
 // by load, so the class's busiest link is found without scanning links. Secondary term:
 // sharedPairs = sum over t, l of load_t(l) choose 2 (pairs of messages of one CCS sharing a
 // link), which the annealer uses only to break ties of the exact objective.
+//
+// propose() works one CCS at a time. For a CCS with one size class (the common case) it
+// re-routes the move's messages in the load array, remembering each touched link's old load,
+// and finds the new maximum from those few links and the untouched histogram; discard()
+// restores the old loads, commit() moves the histogram counts. A CCS with several classes is
+// updated for real (histograms included) and reversed on discard. After each CCS the
+// proposal stops if the value must rise by at least limit() whatever the other CCSs do (each
+// can fall at most to its largest message): near a good mapping most moves end after one CCS.
 class Tac3Objective : public IncrementalObjective<Tac3Objective> {
  public:
   using Value = std::uint64_t;
@@ -104,37 +154,68 @@ class Tac3Objective : public IncrementalObjective<Tac3Objective> {
   Value value() const { return total_; }
   std::uint64_t secondary() const { return sharedPairs_; }
 
-  void removeRoute(int c, Ends e);
-  void addRoute(int c, Ends e);
-  void settle();
+  template <class Limit>
+  bool propose(int task, int node, Limit&& limit);
+  Value proposedValue() const { return total_ + static_cast<Value>(delta_); }
+  std::uint64_t proposedSecondary() const {
+    return sharedPairs_ + static_cast<std::uint64_t>(pairsDelta_);
+  }
+  void commit();
+  void discard();
 
  private:
-  void touch(int t) {
-    if (stamp_[t] != moveStamp_) {
-      stamp_[t] = moveStamp_;
-      touched_.push_back(t);
+  struct Touched {
+    std::uint32_t index;  // into load_
+    std::uint32_t before;
+  };
+  struct Segment {
+    int ccs;
+    bool multiClass;
+    std::uint32_t first, last;  // touched_ range, or multiComms_ range for multiClass
+    std::uint32_t newMax;       // single class
+    std::uint64_t newCost;
+  };
+
+  void evaluateSingleClass(int t, const int* first, const int* last, Segment& segment);
+  void evaluateMultiClass(int t, const int* first, const int* last, Segment& segment);
+  void addRoute(int c, Ends e);
+  void removeRoute(int c, Ends e);
+  std::uint64_t settleCost(int t);  // lowers the class maxima of t to the truth; t's cost
+  void nextStamp() {
+    if (++stamp_ == 0) {
+      std::fill(seen_.begin(), seen_.end(), 0);
+      stamp_ = 1;
     }
   }
 
   LinkId links_;
-  std::vector<std::uint32_t> load_;  // t * links + l
+  std::vector<std::uint32_t> load_;  // t * links + l: messages of CCS t on link l
   std::vector<int> groupOf_;         // per communication
   std::vector<int> groupBegin_;      // CCS t owns groups groupBegin_[t] .. groupBegin_[t+1]
   std::vector<std::uint64_t> groupBytes_;
   std::vector<std::int64_t> useOffset_;  // per group into use_, or -1 when t has one class
   std::vector<std::uint32_t> use_;       // messages of the group on each link
   std::vector<std::int64_t> histOffset_;
-  std::vector<std::int32_t> hist_;  // per group: links by load (index 0 unused)
+  std::vector<std::int32_t> hist_;  // per group: links by load
   std::vector<std::uint32_t> maxLoad_;
-  std::vector<std::uint64_t> cost_;
-  std::vector<std::uint64_t> stamp_;
-  std::vector<int> touched_;
-  std::uint64_t moveStamp_ = 1;
-  std::uint64_t total_ = 0;
+  std::vector<std::uint64_t> cost_, bound_;  // per CCS: cost and largest message
+  std::uint64_t total_ = 0, boundTotal_ = 0;
   std::uint64_t sharedPairs_ = 0;
+
+  // Scratch of the proposed move, sized once.
+  // Per link: the stamp of the CCS evaluation that last touched it. 16 bits keep the hot
+  // arrays in the first-level cache; the array is cleared when the stamp wraps.
+  using Stamp = std::uint16_t;
+  std::vector<Stamp> seen_;
+  Stamp stamp_ = 0;
+  std::vector<Touched> touched_;  // sized for the largest move; touchedCount_ in use
+  std::uint32_t touchedCount_ = 0;
+  std::vector<Segment> segments_;
+  std::vector<int> affected_, multiComms_;
+  std::int64_t delta_ = 0, pairsDelta_ = 0;
 };
 
-// tahb: sum of bytes x hops; hops come from coordinates, no route walk needed.
+// tahb: sum of bytes x hops; hops come from the route cache or coordinates, no walk needed.
 class TahbObjective : public IncrementalObjective<TahbObjective> {
  public:
   using Value = std::uint64_t;
@@ -143,20 +224,33 @@ class TahbObjective : public IncrementalObjective<TahbObjective> {
   Value value() const { return total_; }
   std::uint64_t secondary() const { return 0; }
 
-  void removeRoute(int c, Ends e) {
-    total_ -= problem_.bytes[c] * static_cast<std::uint64_t>(router_.hops(e.p, e.q));
+  template <class Limit>
+  bool propose(int task, int node, Limit&&) {
+    move_ = placement_.makeMove(task, node);
+    delta_ = 0;
+    placement_.forEachAffected(move_, [&](int c) {
+      const Ends now = endsNow(c), after = endsAfter(c);
+      delta_ += static_cast<std::int64_t>(problem_.bytes[c]) *
+                (router_.hops(after.p, after.q) - router_.hops(now.p, now.q));
+    });
+    return true;
   }
-  void addRoute(int c, Ends e) {
-    total_ += problem_.bytes[c] * static_cast<std::uint64_t>(router_.hops(e.p, e.q));
+  Value proposedValue() const { return total_ + static_cast<Value>(delta_); }
+  std::uint64_t proposedSecondary() const { return 0; }
+  void commit() {
+    total_ += static_cast<Value>(delta_);
+    placement_.apply(move_);
   }
-  void settle() {}
+  void discard() {}
 
  private:
   std::uint64_t total_ = 0;
+  std::int64_t delta_ = 0;
 };
 
 // rmatt-o2f: tahb x the largest total bytes on one link over the iteration. The largest value
 // is tracked with the number of links holding it; only when all of them drop is it rescanned.
+// Proposals are applied for real and reversed on discard.
 class RmattObjective : public IncrementalObjective<RmattObjective> {
  public:
   using Value = unsigned __int128;
@@ -167,48 +261,138 @@ class RmattObjective : public IncrementalObjective<RmattObjective> {
   std::uint64_t hopBytes() const { return hopBytes_; }
   std::uint64_t maxLinkBytes() const { return maxBytes_; }
 
-  void removeRoute(int c, Ends e);
-  void addRoute(int c, Ends e);
-  void settle();
+  template <class Limit>
+  bool propose(int task, int node, Limit&&) {
+    move_ = placement_.makeMove(task, node);
+    apply(move_);
+    return true;
+  }
+  Value proposedValue() const { return value(); }
+  std::uint64_t proposedSecondary() const { return 0; }
+  void commit() {}
+  void discard() { apply(Move{move_.task, move_.from, move_.other, move_.node}); }
 
  private:
+  void apply(const Move& move);
+  void removeRoute(int c, Ends e);
+  void addRoute(int c, Ends e);
+
   std::vector<std::uint64_t> linkBytes_;
   std::uint64_t hopBytes_ = 0;
   std::uint64_t maxBytes_ = 0;
   std::int64_t atMax_ = 0;  // links whose bytes equal maxBytes_ (0: maxBytes_ may be stale)
 };
 
+template <class Limit>
+bool Tac3Objective::propose(int task, int node, Limit&& limit) {
+  move_ = placement_.makeMove(task, node);
+  touchedCount_ = 0;
+  segments_.clear();
+  multiComms_.clear();
+  delta_ = 0;
+  pairsDelta_ = 0;
+  // Most the CCSs not yet evaluated could still lower the value by.
+  std::int64_t slack = static_cast<std::int64_t>(total_ - boundTotal_);
+  bool rejected = false;
+  placement_.forEachAffectedCcs(
+      move_, problem_.ccs.data(), affected_, [&](int t, const int* first, const int* last) {
+        Segment segment{t, useOffset_[groupBegin_[t]] >= 0, 0, 0, 0, 0};
+        if (segment.multiClass)
+          evaluateMultiClass(t, first, last, segment);
+        else
+          evaluateSingleClass(t, first, last, segment);
+        segments_.push_back(segment);
+        delta_ += static_cast<std::int64_t>(segment.newCost - cost_[t]);
+        slack -= static_cast<std::int64_t>(cost_[t] - bound_[t]);
+        const std::int64_t atLeast = delta_ - slack;
+        if (atLeast > 0 && static_cast<double>(atLeast) >= limit()) rejected = true;
+        return !rejected;
+      });
+  if (rejected) discard();
+  return !rejected;
+}
+
+inline void Tac3Objective::evaluateSingleClass(int t, const int* first, const int* last,
+                                               Segment& segment) {
+  const std::uint32_t base = static_cast<std::uint32_t>(t) * static_cast<std::uint32_t>(links_);
+  std::uint32_t* load = load_.data() + base;
+  Stamp* seen = seen_.data();
+  nextStamp();
+  const Stamp stamp = stamp_;
+  Touched* const begin = touched_.data() + touchedCount_;
+  Touched* out = begin;
+  std::int64_t pairs = 0;  // a link going from n to n+1 messages adds n sharing pairs
+  for (const int* c = first; c != last; ++c) {
+    const Ends now = endsNow(*c), after = endsAfter(*c);
+    // Branch-free: the entry is always written, but kept only on the link's first touch.
+    router_.forEachLink(now.p, now.q, [&](LinkId l) {
+      const std::uint32_t before = load[l];
+      *out = {base + static_cast<std::uint32_t>(l), before};
+      out += seen[l] != stamp;
+      seen[l] = stamp;
+      load[l] = before - 1;
+      pairs -= before - 1;
+    });
+    router_.forEachLink(after.p, after.q, [&](LinkId l) {
+      const std::uint32_t before = load[l];
+      *out = {base + static_cast<std::uint32_t>(l), before};
+      out += seen[l] != stamp;
+      seen[l] = stamp;
+      load[l] = before + 1;
+      pairs += before;
+    });
+  }
+  segment.first = touchedCount_;
+  touchedCount_ = static_cast<std::uint32_t>(out - touched_.data());
+  segment.last = touchedCount_;
+  pairsDelta_ += pairs;
+  std::uint32_t top = 0;
+  for (const Touched* e = begin; e != out; ++e) top = std::max(top, load_[e->index]);
+  // Untouched links keep their loads: the old maximum survives if some link at it is
+  // untouched, else the next level down with an untouched link, else the touched maximum.
+  const int g = groupBegin_[t];
+  const std::int32_t* h = hist_.data() + histOffset_[g];
+  for (std::uint32_t level = maxLoad_[g]; level > top; --level) {
+    std::int32_t untouched = h[level];
+    for (const Touched* e = begin; e != out; ++e) untouched -= e->before == level;
+    if (untouched > 0) {
+      top = level;
+      break;
+    }
+  }
+  segment.newMax = top;
+  segment.newCost = groupBytes_[g] * top;
+}
+
+inline void Tac3Objective::evaluateMultiClass(int t, const int* first, const int* last,
+                                              Segment& segment) {
+  segment.first = static_cast<std::uint32_t>(multiComms_.size());
+  const std::uint64_t pairsBefore = sharedPairs_;
+  for (const int* c = first; c != last; ++c) {
+    multiComms_.push_back(*c);
+    removeRoute(*c, endsNow(*c));
+    addRoute(*c, endsAfter(*c));
+  }
+  segment.last = static_cast<std::uint32_t>(multiComms_.size());
+  pairsDelta_ += static_cast<std::int64_t>(sharedPairs_ - pairsBefore);
+  sharedPairs_ = pairsBefore;  // counted in pairsDelta_ until commit
+  segment.newCost = settleCost(t);
+}
+
 inline void Tac3Objective::addRoute(int c, Ends e) {
   const int t = problem_.ccs[c];
   const int g = groupOf_[c];
   std::uint32_t* load = &load_[static_cast<std::size_t>(t) * links_];
-  touch(t);
-  if (useOffset_[g] < 0) {
-    std::int32_t* h = &hist_[histOffset_[g]];
-    std::uint32_t top = maxLoad_[g];
-    std::uint64_t pairs = 0;
-    router_.forEachLink(e.p, e.q, [&](LinkId l) {
-      const std::uint32_t before = load[l];
-      --h[before];
-      ++h[before + 1];
-      load[l] = before + 1;
-      pairs += before;
-      if (before + 1 > top) top = before + 1;
-    });
-    maxLoad_[g] = top;
-    sharedPairs_ += pairs;
-    return;
-  }
   const int first = groupBegin_[t], last = groupBegin_[t + 1];
   router_.forEachLink(e.p, e.q, [&](LinkId l) {
     const std::uint32_t before = load[l];
     for (int k = first; k < last; ++k)
-      if (use_[useOffset_[k] + l] > 0) {
+      if (useOffset_[k] < 0 || use_[useOffset_[k] + l] > 0) {
         --hist_[histOffset_[k] + before];
         ++hist_[histOffset_[k] + before + 1];
         if (before + 1 > maxLoad_[k]) maxLoad_[k] = before + 1;
       }
-    if (use_[useOffset_[g] + l]++ == 0) {
+    if (useOffset_[g] >= 0 && use_[useOffset_[g] + l]++ == 0) {
       ++hist_[histOffset_[g] + before + 1];
       if (before + 1 > maxLoad_[g]) maxLoad_[g] = before + 1;
     }
@@ -221,48 +405,63 @@ inline void Tac3Objective::removeRoute(int c, Ends e) {
   const int t = problem_.ccs[c];
   const int g = groupOf_[c];
   std::uint32_t* load = &load_[static_cast<std::size_t>(t) * links_];
-  touch(t);
-  if (useOffset_[g] < 0) {
-    std::int32_t* h = &hist_[histOffset_[g]];
-    std::uint64_t pairs = 0;
-    router_.forEachLink(e.p, e.q, [&](LinkId l) {
-      const std::uint32_t before = load[l];
-      --h[before];
-      ++h[before - 1];
-      load[l] = before - 1;
-      pairs += before - 1;
-    });
-    sharedPairs_ -= pairs;
-    return;
-  }
   const int first = groupBegin_[t], last = groupBegin_[t + 1];
   router_.forEachLink(e.p, e.q, [&](LinkId l) {
     const std::uint32_t before = load[l];
     for (int k = first; k < last; ++k)
-      if (use_[useOffset_[k] + l] > 0) --hist_[histOffset_[k] + before];
-    --use_[useOffset_[g] + l];
+      if (useOffset_[k] < 0 || use_[useOffset_[k] + l] > 0) --hist_[histOffset_[k] + before];
+    if (useOffset_[g] >= 0) --use_[useOffset_[g] + l];
     load[l] = before - 1;
     sharedPairs_ -= before - 1;
     for (int k = first; k < last; ++k)
-      if (use_[useOffset_[k] + l] > 0) ++hist_[histOffset_[k] + before - 1];
+      if (useOffset_[k] < 0 || use_[useOffset_[k] + l] > 0) ++hist_[histOffset_[k] + before - 1];
   });
 }
 
-inline void Tac3Objective::settle() {
-  for (int t : touched_) {
-    std::uint64_t cost = 0;
-    for (int g = groupBegin_[t]; g < groupBegin_[t + 1]; ++g) {
-      const std::int32_t* h = &hist_[histOffset_[g]];
-      std::uint32_t& top = maxLoad_[g];
-      while (top > 0 && h[top] == 0) --top;
-      const std::uint64_t value = groupBytes_[g] * top;
-      if (value > cost) cost = value;
-    }
-    total_ += cost - cost_[t];  // unsigned wrap-around keeps the sum exact
-    cost_[t] = cost;
+inline std::uint64_t Tac3Objective::settleCost(int t) {
+  std::uint64_t cost = 0;
+  for (int g = groupBegin_[t]; g < groupBegin_[t + 1]; ++g) {
+    const std::int32_t* h = &hist_[histOffset_[g]];
+    std::uint32_t& top = maxLoad_[g];
+    while (top > 0 && h[top] == 0) --top;
+    const std::uint64_t value = groupBytes_[g] * top;
+    if (value > cost) cost = value;
   }
-  touched_.clear();
-  ++moveStamp_;
+  return cost;
+}
+
+inline void Tac3Objective::commit() {
+  for (const Segment& s : segments_) {
+    if (!s.multiClass) {
+      const int g = groupBegin_[s.ccs];
+      std::int32_t* h = hist_.data() + histOffset_[g];
+      for (std::uint32_t i = s.first; i < s.last; ++i) {
+        --h[touched_[i].before];
+        ++h[load_[touched_[i].index]];
+      }
+      maxLoad_[g] = s.newMax;
+    }
+    cost_[s.ccs] = s.newCost;
+  }
+  total_ += static_cast<std::uint64_t>(delta_);
+  sharedPairs_ += static_cast<std::uint64_t>(pairsDelta_);
+  placement_.apply(move_);
+  segments_.clear();
+}
+
+inline void Tac3Objective::discard() {
+  for (std::uint32_t i = 0; i < touchedCount_; ++i) load_[touched_[i].index] = touched_[i].before;
+  for (const Segment& s : segments_) {
+    if (!s.multiClass) continue;
+    const std::uint64_t pairsBefore = sharedPairs_;
+    for (std::uint32_t i = s.first; i < s.last; ++i) {
+      removeRoute(multiComms_[i], endsAfter(multiComms_[i]));
+      addRoute(multiComms_[i], endsNow(multiComms_[i]));
+    }
+    sharedPairs_ = pairsBefore;
+    settleCost(s.ccs);
+  }
+  segments_.clear();
 }
 
 inline void RmattObjective::removeRoute(int c, Ends e) {

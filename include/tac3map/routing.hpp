@@ -45,6 +45,8 @@ class Router {
 
   std::vector<LinkId> route(int p, int q) const;
   int hops(int p, int q) const;
+  // The most hops any route of the box takes.
+  int longestRoute() const;
 
   // Where a link starts and which way it goes, e.g. for reports: "node 5 X+".
   int linkSource(LinkId link) const { return link / (2 * axes_); }
@@ -52,6 +54,8 @@ class Router {
   bool linkIsPlus(LinkId link) const { return link % 2 == 0; }
   // The node a link leads to.
   int linkTarget(LinkId link) const;
+  // The node one hop from `node` along `axis` (+ or - way), or -1 where the box has no link.
+  int neighbour(int node, int axis, bool plus) const;
 
  private:
   template <class Visit>
@@ -64,6 +68,7 @@ class Router {
   int axes_ = 0;
   int nodes_ = 0;
   std::vector<int> shape_, stride_, order_;
+  std::vector<bool> wrap_;
   std::vector<int> coords_;  // node * axes + axis
   // Per axis a size x size table of leg(); computed once so the hot path has no division.
   std::vector<int> legStart_;
@@ -107,6 +112,10 @@ void Router::walk(int p, int q, Visit&& visit) const {
 }
 
 inline int Router::hops(int p, int q) const {
+  if (!routeStart_.empty()) {
+    const std::size_t pair = static_cast<std::size_t>(p) * nodes_ + q;
+    return static_cast<int>(routeStart_[pair + 1] - routeStart_[pair]);
+  }
   int total = 0;
   for (int axis = 0; axis < axes_; ++axis) {
     const int steps = leg(axis, coords_[p * axes_ + axis], coords_[q * axes_ + axis]);
