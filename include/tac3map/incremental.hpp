@@ -176,7 +176,10 @@ class Tac3Objective : public IncrementalObjective<Tac3Objective> {
     std::uint64_t newCost;
   };
 
-  void evaluateSingleClass(int t, const int* first, const int* last, Segment& segment);
+  // False (state left for discard) when tooHigh(a lower bound of the new cost) says so.
+  template <class TooHigh>
+  bool evaluateSingleClass(int t, const int* first, const int* last, Segment& segment,
+                           TooHigh&& tooHigh);
   void evaluateMultiClass(int t, const int* first, const int* last, Segment& segment);
   void addRoute(int c, Ends e);
   void removeRoute(int c, Ends e);
@@ -297,23 +300,31 @@ bool Tac3Objective::propose(int task, int node, Limit&& limit) {
   placement_.forEachAffectedCcs(
       move_, problem_.ccs.data(), affected_, [&](int t, const int* first, const int* last) {
         Segment segment{t, useOffset_[groupBegin_[t]] >= 0, 0, 0, 0, 0};
-        if (segment.multiClass)
-          evaluateMultiClass(t, first, last, segment);
-        else
-          evaluateSingleClass(t, first, last, segment);
-        segments_.push_back(segment);
-        delta_ += static_cast<std::int64_t>(segment.newCost - cost_[t]);
         slack -= static_cast<std::int64_t>(cost_[t] - bound_[t]);
-        const std::int64_t atLeast = delta_ - slack;
-        if (atLeast > 0 && static_cast<double>(atLeast) >= limit()) rejected = true;
+        // Whether a new cost of t of at least `cost` makes the rise certainly too large.
+        const auto tooHigh = [&](std::uint64_t cost) {
+          const std::int64_t atLeast =
+              delta_ + static_cast<std::int64_t>(cost - cost_[t]) - slack;
+          return atLeast > 0 && static_cast<double>(atLeast) >= limit();
+        };
+        if (segment.multiClass) {
+          evaluateMultiClass(t, first, last, segment);
+        } else if (!evaluateSingleClass(t, first, last, segment, tooHigh)) {
+          rejected = true;
+          return false;
+        }
+        segments_.push_back(segment);
+        rejected = tooHigh(segment.newCost);
+        delta_ += static_cast<std::int64_t>(segment.newCost - cost_[t]);
         return !rejected;
       });
   if (rejected) discard();
   return !rejected;
 }
 
-inline void Tac3Objective::evaluateSingleClass(int t, const int* first, const int* last,
-                                               Segment& segment) {
+template <class TooHigh>
+bool Tac3Objective::evaluateSingleClass(int t, const int* first, const int* last,
+                                        Segment& segment, TooHigh&& tooHigh) {
   const std::uint32_t base = static_cast<std::uint32_t>(t) * static_cast<std::uint32_t>(links_);
   std::uint32_t* load = load_.data() + base;
   Stamp* seen = seen_.data();
@@ -322,9 +333,11 @@ inline void Tac3Objective::evaluateSingleClass(int t, const int* first, const in
   Touched* const begin = touched_.data() + touchedCount_;
   Touched* out = begin;
   std::int64_t pairs = 0;  // a link going from n to n+1 messages adds n sharing pairs
+  // Old routes out first, so that while the new ones go in loads only rise: a load above the
+  // old maximum is then a rise of the CCS's cost that no later step can undo.
+  // Branch-free steps: the entry is always written, but kept only on the link's first touch.
   for (const int* c = first; c != last; ++c) {
-    const Ends now = endsNow(*c), after = endsAfter(*c);
-    // Branch-free: the entry is always written, but kept only on the link's first touch.
+    const Ends now = endsNow(*c);
     router_.forEachLink(now.p, now.q, [&](LinkId l) {
       const std::uint32_t before = load[l];
       *out = {base + static_cast<std::uint32_t>(l), before};
@@ -333,6 +346,13 @@ inline void Tac3Objective::evaluateSingleClass(int t, const int* first, const in
       load[l] = before - 1;
       pairs -= before - 1;
     });
+  }
+  const int g = groupBegin_[t];
+  const std::uint32_t oldMax = maxLoad_[g];
+  std::uint32_t addedTop = 0;
+  bool tooHighNow = false;
+  for (const int* c = first; c != last && !tooHighNow; ++c) {
+    const Ends after = endsAfter(*c);
     router_.forEachLink(after.p, after.q, [&](LinkId l) {
       const std::uint32_t before = load[l];
       *out = {base + static_cast<std::uint32_t>(l), before};
@@ -340,28 +360,33 @@ inline void Tac3Objective::evaluateSingleClass(int t, const int* first, const in
       seen[l] = stamp;
       load[l] = before + 1;
       pairs += before;
+      addedTop = std::max(addedTop, before + 1);
     });
+    tooHighNow = addedTop > oldMax && tooHigh(groupBytes_[g] * addedTop);
   }
   segment.first = touchedCount_;
   touchedCount_ = static_cast<std::uint32_t>(out - touched_.data());
   segment.last = touchedCount_;
+  if (tooHighNow) return false;
   pairsDelta_ += pairs;
-  std::uint32_t top = 0;
-  for (const Touched* e = begin; e != out; ++e) top = std::max(top, load_[e->index]);
-  // Untouched links keep their loads: the old maximum survives if some link at it is
-  // untouched, else the next level down with an untouched link, else the touched maximum.
-  const int g = groupBegin_[t];
-  const std::int32_t* h = hist_.data() + histOffset_[g];
-  for (std::uint32_t level = maxLoad_[g]; level > top; --level) {
-    std::int32_t untouched = h[level];
-    for (const Touched* e = begin; e != out; ++e) untouched -= e->before == level;
-    if (untouched > 0) {
-      top = level;
-      break;
+  std::uint32_t top = addedTop;
+  if (top < oldMax) {
+    // Untouched links keep their loads: the old maximum survives if some link at it is
+    // untouched, else the next level down with an untouched link, else the touched maximum.
+    for (const Touched* e = begin; e != out; ++e) top = std::max(top, load_[e->index]);
+    const std::int32_t* h = hist_.data() + histOffset_[g];
+    for (std::uint32_t level = oldMax; level > top; --level) {
+      std::int32_t untouched = h[level];
+      for (const Touched* e = begin; e != out; ++e) untouched -= e->before == level;
+      if (untouched > 0) {
+        top = level;
+        break;
+      }
     }
   }
   segment.newMax = top;
   segment.newCost = groupBytes_[g] * top;
+  return true;
 }
 
 inline void Tac3Objective::evaluateMultiClass(int t, const int* first, const int* last,

@@ -12,13 +12,20 @@ class Rng {
  public:
   explicit Rng(std::uint64_t seed) : engine_(seed) {}
 
-  // Uniform in [0, n), n > 0, without modulo bias.
+  // Uniform in [0, n), n > 0, without bias: Lemire's multiply-and-shift, which needs a
+  // division only in the rare case that the low half falls below n (this runs twice per
+  // annealing trial, where two 64-bit divisions would cost more than the rest of the draw).
   std::uint64_t below(std::uint64_t n) {
-    const std::uint64_t limit = -n % n;  // 2^64 mod n: values below it would be over-represented
-    std::uint64_t x;
-    do x = engine_();
-    while (x < limit);
-    return x % n;
+    unsigned __int128 m = static_cast<unsigned __int128>(engine_()) * n;
+    auto low = static_cast<std::uint64_t>(m);
+    if (low < n) {
+      const std::uint64_t limit = -n % n;  // 2^64 mod n: low halves below it are over-represented
+      while (low < limit) {
+        m = static_cast<unsigned __int128>(engine_()) * n;
+        low = static_cast<std::uint64_t>(m);
+      }
+    }
+    return static_cast<std::uint64_t>(m >> 64);
   }
 
   // Uniform in [0, 1) with 53 random bits.
