@@ -48,10 +48,29 @@ std::string describe(const Event& e) {
 
 // Step 1: pair the k-th send from a to b with tag t with the k-th receive at b from a with
 // tag t (MPI's non-overtaking rule).
+// One posted side with the key it is matched on; sorted by key, each key's sides stay in
+// program order (they all come from one rank: the sender for sends, the receiver for recvs).
+struct KeyedSide {
+  int src, dst;
+  std::int64_t tag;
+  Side side;
+};
+
+bool keyLess(const KeyedSide& a, const KeyedSide& b) {
+  return std::tie(a.src, a.dst, a.tag) < std::tie(b.src, b.dst, b.tag);
+}
+
+// [first, end of first's key) in a sorted side list.
+std::size_t keyEnd(const std::vector<KeyedSide>& sides, std::size_t first) {
+  std::size_t last = first + 1;
+  while (last < sides.size() && !keyLess(sides[first], sides[last])) ++last;
+  return last;
+}
+
 std::vector<Communication> matchSides(const Trace& trace,
                                       std::vector<std::vector<Posted>>& posted) {
-  using Key = std::tuple<int, int, std::int64_t>;  // src, dst, tag
-  std::map<Key, std::deque<Side>> sends, recvs;
+  // Flat sorted lists rather than a map of queues: a whole-machine trace has millions of keys.
+  std::vector<KeyedSide> sends, recvs;
   posted.assign(trace.ranks, {});
   for (int rank = 0; rank < trace.ranks; ++rank) {
     const auto& events = trace.events[rank];
@@ -61,28 +80,39 @@ std::vector<Communication> matchSides(const Trace& trace,
       switch (e.kind) {
         case EventKind::Send:
         case EventKind::Isend:
-          sends[{rank, e.peer, e.tag}].push_back({rank, i});
+          sends.push_back({rank, e.peer, e.tag, {rank, i}});
           break;
         case EventKind::Recv:
         case EventKind::Irecv:
-          recvs[{e.peer, rank, e.tag}].push_back({rank, i});
+          recvs.push_back({e.peer, rank, e.tag, {rank, i}});
           break;
         case EventKind::Sendrecv:
-          sends[{rank, e.peer, e.tag}].push_back({rank, i});
-          recvs[{e.peer2, rank, e.tag}].push_back({rank, i});
+          sends.push_back({rank, e.peer, e.tag, {rank, i}});
+          recvs.push_back({e.peer2, rank, e.tag, {rank, i}});
           break;
         default:
           break;
       }
     }
   }
+  std::stable_sort(sends.begin(), sends.end(), keyLess);
+  std::stable_sort(recvs.begin(), recvs.end(), keyLess);
+  // A receive without a send is reported only after every send found its receive, for the
+  // smallest such key, so the message does not depend on which list ran out first.
+  const KeyedSide* unmatchedRecv = nullptr;
   std::vector<Communication> comms;
-  for (auto& [key, sendSides] : sends) {
-    auto& recvSides = recvs[key];
-    const auto [src, dst, tag] = key;
-    const std::size_t pairs = std::min(sendSides.size(), recvSides.size());
+  std::size_t j = 0;
+  for (std::size_t i = 0; i < sends.size();) {
+    const std::size_t sendEnd = keyEnd(sends, i);
+    for (; j < recvs.size() && keyLess(recvs[j], sends[i]); j = keyEnd(recvs, j))
+      if (!unmatchedRecv) unmatchedRecv = &recvs[j];
+    const bool sameKey = j < recvs.size() && !keyLess(sends[i], recvs[j]);
+    const std::size_t recvEnd = sameKey ? keyEnd(recvs, j) : j;
+    const std::size_t pairs = std::min(sendEnd - i, recvEnd - j);
+    const int src = sends[i].src, dst = sends[i].dst;
+    const std::int64_t tag = sends[i].tag;
     for (std::size_t k = 0; k < pairs; ++k) {
-      const Side s = sendSides[k], r = recvSides[k];
+      const Side s = sends[i + k].side, r = recvs[j + k].side;
       const Event& se = trace.events[s.rank][s.event];
       const Event& re = trace.events[r.rank][r.event];
       const std::uint64_t received = re.kind == EventKind::Sendrecv ? re.bytes2 : re.bytes;
@@ -97,26 +127,24 @@ std::vector<Communication> matchSides(const Trace& trace,
       posted[s.rank][s.event].send = id;
       posted[r.rank][r.event].recv = id;
     }
-    if (sendSides.size() > pairs) {
-      const Side s = sendSides[pairs];
-      const Event& e = trace.events[s.rank][s.event];
-      failAt(trace.source, e.line,
+    if (sendEnd - i > pairs) {
+      const Side s = sends[i + pairs].side;
+      failAt(trace.source, trace.events[s.rank][s.event].line,
              "rank " + std::to_string(src) + " sends to rank " + std::to_string(dst) + " (tag " +
                  std::to_string(tag) + ") but rank " + std::to_string(dst) +
                  " has no matching receive");
     }
+    if (recvEnd - j > pairs && !unmatchedRecv) unmatchedRecv = &recvs[j + pairs];
+    i = sendEnd;
+    j = recvEnd;
   }
-  for (auto& [key, recvSides] : recvs) {
-    const auto [src, dst, tag] = key;
-    const auto it = sends.find(key);
-    const std::size_t matched = it == sends.end() ? 0 : it->second.size();
-    if (recvSides.size() > matched) {
-      const Side r = recvSides[matched];
-      failAt(trace.source, trace.events[r.rank][r.event].line,
-             "rank " + std::to_string(dst) + " receives from rank " + std::to_string(src) +
-                 " (tag " + std::to_string(tag) + ") but rank " + std::to_string(src) +
-                 " has no matching send");
-    }
+  if (j < recvs.size() && !unmatchedRecv) unmatchedRecv = &recvs[j];
+  if (unmatchedRecv) {
+    const Side r = unmatchedRecv->side;
+    failAt(trace.source, trace.events[r.rank][r.event].line,
+           "rank " + std::to_string(unmatchedRecv->dst) + " receives from rank " +
+               std::to_string(unmatchedRecv->src) + " (tag " + std::to_string(unmatchedRecv->tag) +
+               ") but rank " + std::to_string(unmatchedRecv->src) + " has no matching send");
   }
   return comms;
 }
