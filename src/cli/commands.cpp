@@ -1,5 +1,6 @@
 #include "commands.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -20,6 +21,7 @@
 #include "tac3map/objective.hpp"
 #include "tac3map/patterns.hpp"
 #include "tac3map/routing.hpp"
+#include "tac3map/tofu_view.hpp"
 #include "tac3map/trace.hpp"
 
 namespace tac3map::cli {
@@ -98,11 +100,17 @@ void printScoreRow(std::ostream& out, const std::string& label, int labelWidth, 
       << format("%.4f", s.avgHops) << "\n";
 }
 
+// Peak resident memory of this process so far (Linux reports kilobytes).
+double peakMemoryMiB() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
 Mapping initialMapping(const MapOptions& o, const Job& job) {
   const int tasks = job.sets.tasks;
-  if (o.init == "identity") return identityMapping(tasks, job.box);
   if (o.init == "random") return randomMapping(tasks, job.box, o.seed);
-  return readMapping(o.init, job.box, tasks);
+  return resolveMapping(o.init, job.machine, job.box, tasks);
 }
 
 json coordinatesJson(const Mapping& mapping, const Box& box) {
@@ -163,9 +171,11 @@ class ProgressLine {
 }  // namespace
 
 int runMap(const MapOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
   const ObjectiveKind objective = parseObjective(o.objective);
   Schedule schedule = o.schedule;
   schedule.earlyStop = !o.noEarlyStop;
+  schedule.moves = parseMoveKind(o.moves);
   checkSchedule(schedule);
   const Job job(o.box, o.input);
   const Mapping initial = initialMapping(o, job);
@@ -220,7 +230,13 @@ int runMap(const MapOptions& o) {
                      {"accepted", accepted},
                      {"seconds", run.seconds},
                      {"stopped", winner.stopped},
-                     {"best_chain", run.best}}},
+                     {"best_chain", run.best},
+                     {"moves", usesLocalMoves(schedule, job.box.nodeCount) ? "local" : "global"}}},
+                   {"resources",
+                    {{"seconds",
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                          .count()},
+                     {"peak_memory_mib", peakMemoryMiB()}}},
                    {"chains", chains},
                    {"mapping", coordinatesJson(winner.best, job.box)}};
     outputs.emplace_back(o.report, report.dump(2) + "\n");
@@ -249,7 +265,7 @@ int runScore(const ScoreOptions& o) {
   const Job job(o.box, o.input);
   std::vector<Scores> scores;
   for (const std::string& file : o.mappings) {
-    const Mapping mapping = readMapping(file, job.box, job.sets.tasks);
+    const Mapping mapping = resolveMapping(file, job.machine, job.box, job.sets.tasks);
     scores.push_back(job.score(mapping));
   }
   if (o.json) {

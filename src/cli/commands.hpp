@@ -32,6 +32,7 @@ struct MapOptions {
   std::string objective = "tac3";
   std::uint64_t seed = 1;
   std::string init = "identity";
+  std::string moves = "auto";
   Schedule schedule;
   bool noEarlyStop = false;
   int chains = 1;

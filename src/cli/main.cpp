@@ -42,7 +42,16 @@ int main(int argc, char** argv) {
   mapCmd->add_option("--objective", map.objective, "tac3 | tahb | rmatt-o2f")
       ->capture_default_str();
   mapCmd->add_option("--seed", map.seed, "random seed")->capture_default_str();
-  mapCmd->add_option("--init", map.init, "identity | random | a mapping file")
+  mapCmd
+      ->add_option("--init", map.init,
+                   "start: identity | random (seeded by --seed) | random:SEED | tofu-default | "
+                   "a mapping file")
+      ->capture_default_str();
+  mapCmd
+      ->add_option("--moves", map.moves,
+                   "trial moves: global (any node) | local (near a partner) | auto (local above "
+                   "2048 nodes)")
+      ->check(CLI::IsMember({"auto", "global", "local"}))
       ->capture_default_str();
   mapCmd->add_option("--t0", map.schedule.t0, "initial temperature")->capture_default_str();
   mapCmd->add_option("--t-end", map.schedule.tEnd, "final temperature")->capture_default_str();
@@ -71,7 +80,10 @@ int main(int argc, char** argv) {
       "topologies/fx10.json --shape 2x2x2x2x3x2 --trace examples/cg64-sendrecv.trace a.map b.map");
   addBoxOptions(*scoreCmd, score.box);
   addTraceOptions(*scoreCmd, score.input);
-  scoreCmd->add_option("mappings", score.mappings, "mapping files")->required();
+  scoreCmd
+      ->add_option("mappings", score.mappings,
+                   "mapping files or names: identity, random:SEED, tofu-default")
+      ->required();
   scoreCmd->add_flag("--json", score.json, "print a JSON list of {file, scores}");
 
   CcsOptionsCli ccs;
