@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages tac3map builds and tests with. Idempotent: does nothing
 # when they are all present. Run as root (or with sudo available).
 set -euo pipefail
-packages=(cmake g++ make libcli11-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev)
+packages=(cmake g++ make libcli11-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev
+  libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -76,4 +76,14 @@ ChainsResult annealChains(const Problem& problem, const Router& router, Objectiv
                           const Mapping& initial, const Schedule& schedule, std::uint64_t seed,
                           int chains, int threads, Progress* progress = nullptr);
 
+// The building blocks of annealChains, for running a share of the chains in each of several
+// processes: the chains with the given indices (chain i uses seed + i), results in that
+// order; and the winner among chains' best scores (lowest objective, then lowest index).
+std::vector<SearchResult> annealChainSubset(const Problem& problem, const Router& router,
+                                            ObjectiveKind objective, const Mapping& initial,
+                                            const Schedule& schedule, std::uint64_t seed,
+                                            const std::vector<int>& indices, int threads,
+                                            Progress* progress = nullptr);
+std::size_t winningChain(const std::vector<ExactScores>& bestScores, ObjectiveKind objective);
+
 }  // namespace tac3map

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "distributed.hpp"
 #include "tac3map/atomic_file.hpp"
 #include "tac3map/ccs.hpp"
 #include "tac3map/cg_pattern.hpp"
@@ -186,11 +187,14 @@ int runMap(const MapOptions& o) {
     const char* unit = objective == ObjectiveKind::Tac3   ? "x lower bound"
                        : objective == ObjectiveKind::Tahb ? "avg hops"
                                                           : "x (total bytes x largest message)";
+    // With MPI only rank 0 reports, on its own chains' progress.
     const ProgressLine line(progress, schedule.totalTrials() * static_cast<std::uint64_t>(o.chains),
-                            unit, !o.quiet && ::isatty(STDERR_FILENO));
-    run = annealChains(job.problem, job.router, objective, initial, schedule, o.seed, o.chains,
-                       o.threads, &progress);
+                            unit,
+                            !o.quiet && MpiSession::rank() == 0 && ::isatty(STDERR_FILENO));
+    run = annealChainsEverywhere(job.problem, job.router, objective, initial, schedule, o.seed,
+                                 o.chains, o.threads, &progress);
   }
+  if (MpiSession::rank() != 0) return 0;  // rank 0 writes the outputs
   const SearchResult& winner = run.chains[run.best];
   const Scores before = job.score(initial);
   const Scores after = toScores(winner.bestScores, job.machine.linkBandwidth);

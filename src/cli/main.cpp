@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "distributed.hpp"
 #include "tac3map/error.hpp"
 
 namespace {
@@ -28,6 +29,7 @@ void addBoxOptions(CLI::App& app, BoxInput& box) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const MpiSession mpi(&argc, &argv);  // only when launched by mpirun (distributed.hpp)
   CLI::App app{"tac3map: contention-aware task mapping for multi-dimensional mesh/torus networks"};
   app.require_subcommand(1);
 
@@ -180,11 +182,9 @@ int main(int argc, char** argv) {
     if (stencilCmd->parsed()) return runGenStencil(stencil);
     if (alltoallCmd->parsed()) return runGenAlltoall(alltoall);
     if (randomCmd->parsed()) return runGenRandom(random);
-  } catch (const tac3map::InputError& e) {
-    std::cerr << "tac3map: error: " << e.what() << "\n";
-    return 1;
   } catch (const std::exception& e) {
-    std::cerr << "tac3map: error: " << e.what() << "\n";
+    // Every MPI process reads the same inputs and fails alike: one message is enough.
+    if (MpiSession::rank() == 0) std::cerr << "tac3map: error: " << e.what() << "\n";
     return 1;
   }
   return 0;
