@@ -28,7 +28,7 @@ struct Schedule {
   std::uint64_t trialsPerTemperature = 2500;
   double cooling = 0.9;
   bool earlyStop = true;   // tac3: stop once the lower bound is reached
-  double timeLimit = 0.0;  // seconds; 0 = none
+  double timeLimit = 0.0;  // seconds of trials per chain; 0 = none
   MoveKind moves = MoveKind::Auto;
 
   // Trials of the whole schedule (temperatures from t0 down to tEnd, times trials each).
@@ -54,7 +54,7 @@ struct SearchResult {
   ExactScores bestScores;  // of `best`, from the reference evaluator
   std::uint64_t trials = 0;
   std::uint64_t accepted = 0;
-  double seconds = 0.0;
+  double seconds = 0.0;  // of the trials (not of building the engine's state)
   std::string stopped;  // "schedule", "lower-bound", "time-limit", "nothing-to-optimize"
 };
 
