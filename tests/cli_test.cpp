@@ -155,21 +155,57 @@ TEST_F(Cli, ProgressLineOnlyOnATerminal) {
   EXPECT_NE(quiet.out.find("wrote"), std::string::npos) << quiet.out;
 }
 
-TEST_F(Cli, ScoreTableHasOneRowPerFile) {
+TEST_F(Cli, ScoreTableHasOneRowPerMappingInOrderAndMarksTheBest) {
   ASSERT_EQ(
       run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --trials 100 -o " + out("a.map"))
           .exitCode,
       0);
-  ASSERT_EQ(run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 +
-                " --objective tahb --trials 100 --init random -o " + out("b.map"))
-                .exitCode,
-            0);
-  const Outcome r = run("score " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " " + out("a.map") +
-                        " " + out("b.map"));
+  const Outcome r = run("score " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " random:5 " +
+                        out("a.map") + " identity tofu-default");
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 3) << r.out;
-  EXPECT_NE(r.out.find("a.map"), std::string::npos);
-  EXPECT_NE(r.out.find("b.map"), std::string::npos);
+  std::istringstream lines(r.out);
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(lines, line);) rows.push_back(line);
+  ASSERT_EQ(rows.size(), 6u) << r.out;  // header, four mappings, footnote
+  EXPECT_EQ(rows[1].rfind("random:5", 0), 0u);
+  EXPECT_EQ(rows[2].rfind(out("a.map"), 0), 0u);
+  EXPECT_EQ(rows[3].rfind("identity", 0), 0u);
+  EXPECT_EQ(rows[4].rfind("tofu-default", 0), 0u);
+  // The annealed map reaches the bound: its tac3 is the best, and marked.
+  std::istringstream annealed(rows[2]);
+  std::string label, tac3, bound;
+  annealed >> label >> tac3 >> bound;
+  EXPECT_EQ(tac3, bound + "*");
+}
+
+TEST_F(Cli, ScoreCsvCarriesTheJsonValues) {
+  const std::string base = "score " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 +
+                           " identity random:2 tofu-default --format ";
+  const Outcome csv = run(base + "csv"), json = run(base + "json");
+  ASSERT_EQ(csv.exitCode, 0) << csv.err;
+  ASSERT_EQ(json.exitCode, 0) << json.err;
+  const auto list = nlohmann::json::parse(json.out);
+  std::istringstream lines(csv.out);
+  std::string header;
+  std::getline(lines, header);
+  std::vector<std::string> keys;
+  std::istringstream h(header);
+  for (std::string key; std::getline(h, key, ',');) keys.push_back(key);
+  ASSERT_EQ(keys.size(), 7u);
+  ASSERT_EQ(keys[0], "mapping");
+  std::size_t row = 0;
+  for (std::string line; std::getline(lines, line); ++row) {
+    std::istringstream fields(line);
+    std::string field;
+    std::getline(fields, field, ',');
+    ASSERT_LT(row, list.size());
+    EXPECT_EQ(field, list[row]["file"]);
+    for (std::size_t k = 1; k < keys.size(); ++k) {
+      std::getline(fields, field, ',');
+      EXPECT_EQ(std::stod(field), list[row]["scores"][keys[k]].get<double>()) << keys[k];
+    }
+  }
+  EXPECT_EQ(row, 3u);
 }
 
 TEST_F(Cli, InitFromFileContinuesFromThatMapping) {

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "distributed.hpp"
+#include "score_table.hpp"
 #include "tac3map/atomic_file.hpp"
 #include "tac3map/ccs.hpp"
 #include "tac3map/cg_pattern.hpp"
@@ -66,39 +67,10 @@ struct Job {
   }
 };
 
-json scoresJson(const Scores& s) {
-  return {
-      {"tac3", s.tac3},          {"tac3_lower_bound", s.tac3LowerBound},   {"tahb", s.tahb},
-      {"rmatt_o2f", s.rmattO2f}, {"max_link_messages", s.maxLinkMessages}, {"avg_hops", s.avgHops}};
-}
-
 std::string format(const char* pattern, double value) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, pattern, value);
   return buffer;
-}
-
-std::string padded(const std::string& label, int width) {
-  std::string text = label;
-  if (static_cast<int>(text.size()) < width) text.resize(width, ' ');
-  return text;
-}
-
-void printScoreHeader(std::ostream& out, const std::string& label, int labelWidth) {
-  out << padded(label, labelWidth) << "  "
-      << "tac3[s]     "
-      << "bound[s]    "
-      << "tahb[byte-hops]  "
-      << "rmatt_o2f    "
-      << "max_link_msgs  "
-      << "avg_hops\n";
-}
-
-void printScoreRow(std::ostream& out, const std::string& label, int labelWidth, const Scores& s) {
-  out << padded(label, labelWidth) << "  " << format("%-12.6g", s.tac3)
-      << format("%-12.6g", s.tac3LowerBound) << format("%-17.0f", s.tahb)
-      << format("%-13.5e", s.rmattO2f) << format("%-15.0f", s.maxLinkMessages)
-      << format("%.4f", s.avgHops) << "\n";
 }
 
 // Peak resident memory of this process so far (Linux reports kilobytes).
@@ -254,9 +226,7 @@ int runMap(const MapOptions& o) {
   out << "objective " << objectiveName(objective) << ", seed " << o.seed << ", init " << o.init;
   if (o.chains > 1) out << ", " << o.chains << " chains on " << o.threads << " threads";
   out << "\n";
-  printScoreHeader(out, "", 7);
-  printScoreRow(out, "initial", 7, before);
-  printScoreRow(out, "result", 7, after);
+  printScores(out, "", {"initial", "result"}, {before, after}, ScoreFormat::Table, false);
   out << "search: " << trials << " trials, " << accepted << " accepted, "
       << format("%.3f", run.seconds) << " s, stopped: " << winner.stopped;
   if (o.chains > 1) out << " (best: chain " << run.best << ", seed " << o.seed + run.best << ")";
@@ -266,24 +236,12 @@ int runMap(const MapOptions& o) {
 }
 
 int runScore(const ScoreOptions& o) {
+  const ScoreFormat format = o.json ? ScoreFormat::Json : parseScoreFormat(o.format);
   const Job job(o.box, o.input);
   std::vector<Scores> scores;
-  for (const std::string& file : o.mappings) {
-    const Mapping mapping = resolveMapping(file, job.machine, job.box, job.sets.tasks);
-    scores.push_back(job.score(mapping));
-  }
-  if (o.json) {
-    json list = json::array();
-    for (std::size_t i = 0; i < scores.size(); ++i)
-      list.push_back({{"file", o.mappings[i]}, {"scores", scoresJson(scores[i])}});
-    std::cout << list.dump(2) << "\n";
-    return 0;
-  }
-  int width = 4;
-  for (const std::string& file : o.mappings) width = std::max<int>(width, file.size());
-  printScoreHeader(std::cout, "file", width);
-  for (std::size_t i = 0; i < scores.size(); ++i)
-    printScoreRow(std::cout, o.mappings[i], width, scores[i]);
+  for (const std::string& mapping : o.mappings)
+    scores.push_back(job.score(resolveMapping(mapping, job.machine, job.box, job.sets.tasks)));
+  printScores(std::cout, "mapping", o.mappings, scores, format, true);
   return 0;
 }
 

@@ -46,7 +46,8 @@ struct ScoreOptions {
   TraceInput input;
   BoxInput box;
   std::vector<std::string> mappings;
-  bool json = false;
+  std::string format = "table";
+  bool json = false;  // the same as --format json
 };
 
 struct CcsOptionsCli {

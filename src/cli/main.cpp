@@ -78,15 +78,19 @@ int main(int argc, char** argv) {
   ScoreOptions score;
   CLI::App* scoreCmd = app.add_subcommand(
       "score",
-      "score mapping files against a trace\n  example: tac3map score --machine "
-      "topologies/fx10.json --shape 2x2x2x2x3x2 --trace examples/cg64-sendrecv.trace a.map b.map");
+      "score mappings (files or names) against a trace\n  example: tac3map score --machine "
+      "topologies/fx10.json --shape 2x2x2x2x3x2 --trace examples/cg64-sendrecv.trace identity "
+      "tofu-default a.map --format table");
   addBoxOptions(*scoreCmd, score.box);
   addTraceOptions(*scoreCmd, score.input);
   scoreCmd
       ->add_option("mappings", score.mappings,
                    "mapping files or names: identity, random:SEED, tofu-default")
       ->required();
-  scoreCmd->add_flag("--json", score.json, "print a JSON list of {file, scores}");
+  scoreCmd->add_option("--format", score.format, "table (best per column marked *) | json | csv")
+      ->check(CLI::IsMember({"table", "json", "csv"}))
+      ->capture_default_str();
+  scoreCmd->add_flag("--json", score.json, "the same as --format json");
 
   CcsOptionsCli ccs;
   CLI::App* ccsCmd = app.add_subcommand(
