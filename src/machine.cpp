@@ -6,32 +6,12 @@
 #include <sstream>
 
 #include "tac3map/error.hpp"
+#include "tac3map/json_input.hpp"
 
 namespace tac3map {
 namespace {
 
 using nlohmann::json;
-
-std::string readWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) failIn(path, "cannot open file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::size_t lineOfByte(const std::string& text, std::size_t byte) {
-  const std::size_t end = std::min(byte, text.size());
-  return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + end, '\n'));
-}
-
-const json& field(const json& object, const char* key, const std::string& where,
-                  const std::string& source) {
-  if (!object.is_object()) failIn(source, where + ": expected a JSON object");
-  auto it = object.find(key);
-  if (it == object.end()) failIn(source, where + ": missing field \"" + key + "\"");
-  return *it;
-}
 
 double positiveNumber(const json& value, const std::string& where, const std::string& source) {
   if (!value.is_number() || value.get<double>() <= 0)
@@ -95,42 +75,33 @@ std::string Machine::shapeText() const {
 }
 
 Machine parseMachine(const std::string& text, const std::string& source) {
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    // nlohmann's message starts with "[json.exception.parse_error.101] parse error at line..".
-    const auto colon = what.find(": ");
-    failAt(source, lineOfByte(text, e.byte),
-           "invalid JSON: " + (colon == std::string::npos ? what : what.substr(colon + 2)));
-  }
+  const json doc = parseJson(text, source);
   Machine machine;
   machine.source = source;
   machine.name = doc.is_object() && doc.contains("name") && doc["name"].is_string()
                      ? doc["name"].get<std::string>()
                      : source;
-  const json& axes = field(doc, "axes", "top level", source);
+  const json& axes = jsonField(doc, "axes", "top level", source);
   if (!axes.is_array() || axes.empty()) failIn(source, "axes: expected a non-empty array");
   for (std::size_t i = 0; i < axes.size(); ++i) {
     const std::string where = "axes[" + std::to_string(i) + "]";
     Axis axis;
-    const json& name = field(axes[i], "name", where, source);
+    const json& name = jsonField(axes[i], "name", where, source);
     if (!name.is_string() || name.get<std::string>().empty())
       failIn(source, where + ".name: expected a non-empty string");
     axis.name = name.get<std::string>();
-    const json& size = field(axes[i], "size", where, source);
+    const json& size = jsonField(axes[i], "size", where, source);
     if (!size.is_number_integer() || size.get<long long>() < 1 || size.get<long long>() > 1024)
       failIn(source, where + ".size: expected an integer from 1 to 1024");
     axis.size = size.get<int>();
-    const json& wrap = field(axes[i], "wrap", where, source);
+    const json& wrap = jsonField(axes[i], "wrap", where, source);
     if (!wrap.is_boolean()) failIn(source, where + ".wrap: expected true or false");
     axis.wrap = wrap.get<bool>();
     for (const Axis& other : machine.axes)
       if (other.name == axis.name) failIn(source, where + ".name: axis '" + axis.name + "' twice");
     machine.axes.push_back(axis);
   }
-  const json& order = field(doc, "routing_order", "top level", source);
+  const json& order = jsonField(doc, "routing_order", "top level", source);
   if (!order.is_array() || order.size() != machine.axes.size())
     failIn(source, "routing_order: expected each of the axes (" + joinNames(machine.axes) +
                        ") exactly once");
@@ -147,9 +118,9 @@ Machine parseMachine(const std::string& text, const std::string& source) {
     seen[index] = true;
     machine.routingOrder.push_back(index);
   }
-  machine.linkBandwidth =
-      positiveNumber(field(doc, "link_bandwidth", "top level", source), "link_bandwidth", source);
-  const json& latency = field(doc, "hop_latency", "top level", source);
+  machine.linkBandwidth = positiveNumber(jsonField(doc, "link_bandwidth", "top level", source),
+                                         "link_bandwidth", source);
+  const json& latency = jsonField(doc, "hop_latency", "top level", source);
   if (!latency.is_number() || latency.get<double>() < 0)
     failIn(source, "hop_latency: expected a number >= 0");
   machine.hopLatency = latency.get<double>();

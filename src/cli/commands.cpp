@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "distributed.hpp"
+#include "job.hpp"
 #include "score_table.hpp"
 #include "tac3map/atomic_file.hpp"
 #include "tac3map/ccs.hpp"
@@ -30,42 +31,6 @@ namespace tac3map::cli {
 namespace {
 
 using nlohmann::json;
-
-Trace loadTrace(const TraceInput& input) {
-  TraceOptions options;
-  options.iteration = input.iteration;
-  return readTrace(input.trace, options);
-}
-
-CcsSet ccsOf(const Trace& trace, const TraceInput& input) {
-  CcsOptions options;
-  options.eagerSends = input.eagerSends;
-  return extractCcs(trace, options);
-}
-
-// Machine, box, CCSs and routes: the inputs every scoring command shares.
-struct Job {
-  Machine machine;
-  Box box;
-  Trace trace;
-  CcsSet sets;
-  Problem problem;
-  Router router;
-
-  Job(const BoxInput& boxInput, const TraceInput& traceInput)
-      : machine(loadMachine(boxInput.machine)),
-        box(makeBox(machine, boxInput.shape, boxInput.offset)),
-        trace(loadTrace(traceInput)),
-        sets(ccsOf(trace, traceInput)),
-        problem(makeProblem(sets)),
-        router(machine, box) {
-    checkTasksFit(sets.tasks, box, trace.source + ":" + std::to_string(trace.ranksLine));
-  }
-
-  Scores score(const Mapping& mapping) const {
-    return evaluate(problem, router, mapping, machine.linkBandwidth);
-  }
-};
 
 std::string format(const char* pattern, double value) {
   char buffer[64];
@@ -161,8 +126,7 @@ int runMap(const MapOptions& o) {
                                                           : "x (total bytes x largest message)";
     // With MPI only rank 0 reports, on its own chains' progress.
     const ProgressLine line(progress, schedule.totalTrials() * static_cast<std::uint64_t>(o.chains),
-                            unit,
-                            !o.quiet && MpiSession::rank() == 0 && ::isatty(STDERR_FILENO));
+                            unit, !o.quiet && MpiSession::rank() == 0 && ::isatty(STDERR_FILENO));
     run = annealChainsEverywhere(job.problem, job.router, objective, initial, schedule, o.seed,
                                  o.chains, o.threads, &progress);
   }
@@ -188,33 +152,33 @@ int runMap(const MapOptions& o) {
   std::vector<StagedFile> outputs;
   outputs.emplace_back(o.output, formatMapping(winner.best, job.machine, job.box));
   if (!o.report.empty()) {
-    json report = {{"machine", job.machine.name},
-                   {"shape", job.box.shapeText()},
-                   {"offset", job.box.offsetText()},
-                   {"trace", o.input.trace},
-                   {"tasks", job.sets.tasks},
-                   {"nodes", job.box.nodeCount},
-                   {"ccs", job.sets.sets.size()},
-                   {"communications", job.sets.communicationCount()},
-                   {"objective", objectiveName(objective)},
-                   {"seed", o.seed},
-                   {"init", o.init},
-                   {"initial_scores", scoresJson(before)},
-                   {"scores", scoresJson(after)},
-                   {"search",
-                    {{"trials", trials},
-                     {"accepted", accepted},
-                     {"seconds", run.seconds},
-                     {"stopped", winner.stopped},
-                     {"best_chain", run.best},
-                     {"moves", usesLocalMoves(schedule, job.box.nodeCount) ? "local" : "global"}}},
-                   {"resources",
-                    {{"seconds",
-                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-                          .count()},
-                     {"peak_memory_mib", peakMemoryMiB()}}},
-                   {"chains", chains},
-                   {"mapping", coordinatesJson(winner.best, job.box)}};
+    json report = {
+        {"machine", job.machine.name},
+        {"shape", job.box.shapeText()},
+        {"offset", job.box.offsetText()},
+        {"trace", o.input.trace},
+        {"tasks", job.sets.tasks},
+        {"nodes", job.box.nodeCount},
+        {"ccs", job.sets.sets.size()},
+        {"communications", job.sets.communicationCount()},
+        {"objective", objectiveName(objective)},
+        {"seed", o.seed},
+        {"init", o.init},
+        {"initial_scores", scoresJson(before)},
+        {"scores", scoresJson(after)},
+        {"search",
+         {{"trials", trials},
+          {"accepted", accepted},
+          {"seconds", run.seconds},
+          {"stopped", winner.stopped},
+          {"best_chain", run.best},
+          {"moves", usesLocalMoves(schedule, job.box.nodeCount) ? "local" : "global"}}},
+        {"resources",
+         {{"seconds",
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()},
+          {"peak_memory_mib", peakMemoryMiB()}}},
+        {"chains", chains},
+        {"mapping", coordinatesJson(winner.best, job.box)}};
     outputs.emplace_back(o.report, report.dump(2) + "\n");
   }
   for (StagedFile& file : outputs) file.commit();

@@ -80,9 +80,15 @@ MpiSession::~MpiSession() {
 #endif
 }
 
-bool MpiSession::active() { return gActive; }
-int MpiSession::rank() { return gRank; }
-int MpiSession::size() { return gSize; }
+bool MpiSession::active() {
+  return gActive;
+}
+int MpiSession::rank() {
+  return gRank;
+}
+int MpiSession::size() {
+  return gSize;
+}
 
 ChainsResult annealChainsEverywhere(const Problem& problem, const Router& router,
                                     ObjectiveKind objective, const Mapping& initial,
@@ -140,8 +146,8 @@ ChainsResult annealChainsEverywhere(const Problem& problem, const Router& router
       MPI_Send(best.nodeOfTask.data(), tasks, MPI_INT, 0, 0, MPI_COMM_WORLD);
   } else if (gRank == 0) {
     result.chains[winner].best.nodeOfTask.resize(tasks);
-    MPI_Recv(result.chains[winner].best.nodeOfTask.data(), tasks, MPI_INT, owner, 0,
-             MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(result.chains[winner].best.nodeOfTask.data(), tasks, MPI_INT, owner, 0, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return gRank == 0 ? result : local;

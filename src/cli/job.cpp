@@ -1,0 +1,29 @@
+#include "job.hpp"
+
+#include <string>
+
+namespace tac3map::cli {
+
+Trace loadTrace(const TraceInput& input) {
+  TraceOptions options;
+  options.iteration = input.iteration;
+  return readTrace(input.trace, options);
+}
+
+CcsSet ccsOf(const Trace& trace, const TraceInput& input) {
+  CcsOptions options;
+  options.eagerSends = input.eagerSends;
+  return extractCcs(trace, options);
+}
+
+Job::Job(const BoxInput& boxInput, const TraceInput& traceInput)
+    : machine(loadMachine(boxInput.machine)),
+      box(makeBox(machine, boxInput.shape, boxInput.offset)),
+      trace(loadTrace(traceInput)),
+      sets(ccsOf(trace, traceInput)),
+      problem(makeProblem(sets)),
+      router(machine, box) {
+  checkTasksFit(sets.tasks, box, trace.source + ":" + std::to_string(trace.ranksLine));
+}
+
+}  // namespace tac3map::cli

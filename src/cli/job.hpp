@@ -1,0 +1,32 @@
+// A job as the commands see it: machine, box, trace, CCSs and routes, read and checked once.
+#pragma once
+
+#include "commands.hpp"
+#include "tac3map/ccs.hpp"
+#include "tac3map/machine.hpp"
+#include "tac3map/mapping.hpp"
+#include "tac3map/objective.hpp"
+#include "tac3map/routing.hpp"
+#include "tac3map/trace.hpp"
+
+namespace tac3map::cli {
+
+Trace loadTrace(const TraceInput& input);
+CcsSet ccsOf(const Trace& trace, const TraceInput& input);
+
+struct Job {
+  Machine machine;
+  Box box;
+  Trace trace;
+  CcsSet sets;
+  Problem problem;
+  Router router;
+
+  Job(const BoxInput& boxInput, const TraceInput& traceInput);
+
+  Scores score(const Mapping& mapping) const {
+    return evaluate(problem, router, mapping, machine.linkBandwidth);
+  }
+};
+
+}  // namespace tac3map::cli
