@@ -332,5 +332,99 @@ TEST_F(Cli, UnwritableOutputLeavesNothing) {
   EXPECT_TRUE(outputEmpty());
 }
 
+
+namespace sweep {
+
+std::vector<nlohmann::json> lines(const std::string& path) {
+  std::vector<nlohmann::json> result;
+  std::istringstream in(slurp(path));
+  for (std::string line; std::getline(in, line);) result.push_back(nlohmann::json::parse(line));
+  return result;
+}
+
+// Two boxes (one too small for the 64 tasks), a baseline and an objective, two seeds.
+std::string spec(const std::string& trials) {
+  return R"({"jobs": [{"trace": ")" + sourcePath("examples/cg64-sendrecv.trace") +
+         R"(", "machine": ")" + sourcePath("topologies/fx10.json") +
+         R"(", "boxes": ["2x2x2x2x3x2", {"shape": "1x2x4x2x3x2"}]}],
+            "objectives": ["identity", "tac3"], "seeds": [3, 4],
+            "schedules": [{"trials": )" +
+         trials + R"(, "early_stop": false}]})";
+}
+
+}  // namespace sweep
+
+TEST_F(Cli, SweepRunsTheCrossProductAndEqualsMap) {
+  const std::string specFile = file("spec.json", sweep::spec("20"));
+  const Outcome r = run("sweep " + specFile + " -o " + out("r.jsonl") + " --threads 2 --quiet");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto results = sweep::lines(out("r.jsonl"));
+  ASSERT_EQ(results.size(), 6u);  // 2 boxes x (identity + tac3 x 2 seeds)
+  for (const auto& line : results) EXPECT_EQ(line["status"], "ok") << line.dump();
+  // Each tac3 entry is what `map` finds with the same seed and schedule.
+  for (const auto& line : results) {
+    if (line["key"]["objective"] != "tac3") continue;
+    const std::string seed = std::to_string(line["key"]["seed"].get<int>());
+    const std::string shape = line["key"]["shape"];
+    ASSERT_EQ(run("map " + kFx10 + " --shape " + shape + " " + kCg64 +
+                  " --trials 20 --no-early-stop --seed " + seed + " -o " + out("m.map") +
+                  " --report " + out("m.json"))
+                  .exitCode,
+              0);
+    EXPECT_EQ(line["scores"], nlohmann::json::parse(slurp(out("m.json")))["scores"]);
+  }
+  // The summary has one row per box and objective.
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1 + 4 + 1) << r.out;
+}
+
+TEST_F(Cli, SweepResumesAfterAKillAndSkipsWhatIsDone) {
+  const std::string specFile = file("spec.json", sweep::spec("10"));
+  const std::string results = out("r.jsonl");
+  ASSERT_EQ(run("sweep " + specFile + " -o " + results + " --quiet").exitCode, 0);
+  const std::string full = slurp(results);
+  // Killed in the middle of its last line: the rerun drops the fragment, runs that entry only.
+  std::ofstream(results, std::ios::trunc) << full.substr(0, full.size() - 30);
+  const Outcome again = run("sweep " + specFile + " -o " + results);
+  ASSERT_EQ(again.exitCode, 0) << again.err;
+  EXPECT_NE(again.err.find("5 already done, 1 to run"), std::string::npos) << again.err;
+  EXPECT_EQ(sweep::lines(results).size(), 6u);
+  const Outcome third = run("sweep " + specFile + " -o " + results);
+  EXPECT_NE(third.err.find("6 already done, 0 to run"), std::string::npos) << third.err;
+  EXPECT_EQ(slurp(results).size(), full.size());
+}
+
+TEST_F(Cli, SweepRecordsFailuresAndExitsNonZero) {
+  // 64 tasks cannot run on 48 nodes; the other box still runs.
+  const std::string specFile = file(
+      "spec.json", R"({"traces": [")" + sourcePath("examples/cg64-sendrecv.trace") +
+                       R"("], "machines": [")" + sourcePath("topologies/fx10.json") +
+                       R"("], "boxes": ["1x1x4x2x3x2", "2x2x2x2x3x2"],
+                        "objectives": ["tofu-default"]})");
+  const Outcome r = run("sweep " + specFile + " -o " + out("r.jsonl") + " --quiet");
+  EXPECT_EQ(r.exitCode, 1);
+  const auto results = sweep::lines(out("r.jsonl"));
+  ASSERT_EQ(results.size(), 2u);
+  int failed = 0;
+  for (const auto& line : results)
+    if (line["status"] == "error") {
+      ++failed;
+      EXPECT_EQ(line["key"]["shape"], "1x1x4x2x3x2");
+      EXPECT_NE(line["error"].get<std::string>().find("do not fit"), std::string::npos);
+    }
+  EXPECT_EQ(failed, 1);
+}
+
+TEST_F(Cli, SweepRejectsBadSpecsWithOneLine) {
+  const std::string broken = file("broken.json", "{\n  \"objectives\": [\n}");
+  expectCleanFailure("sweep " + broken + " -o " + out("r.jsonl"), "broken.json:3: invalid JSON");
+  const std::string unknown = file(
+      "unknown.json", R"({"traces": ["t"], "machines": ["m"], "boxes": ["1"],
+                          "objectives": ["tac3", "fastest"]})");
+  expectCleanFailure("sweep " + unknown + " -o " + out("r.jsonl"), "objectives[1]: 'fastest'");
+  const std::string typo = file(
+      "typo.json", R"({"traces": ["t"], "machines": ["m"], "boxes": ["1"],
+                       "objectives": ["tac3"], "schedules": [{"tzero": 1}]})");
+  expectCleanFailure("sweep " + typo + " -o " + out("r.jsonl"), "schedules[0].tzero");
+}
 }  // namespace
 }  // namespace tac3map

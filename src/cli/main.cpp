@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "distributed.hpp"
+#include "sweep.hpp"
 #include "tac3map/error.hpp"
 
 namespace {
@@ -91,6 +92,18 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"table", "json", "csv"}))
       ->capture_default_str();
   scoreCmd->add_flag("--json", score.json, "the same as --format json");
+
+  SweepOptions sweep;
+  CLI::App* sweepCmd = app.add_subcommand(
+      "sweep",
+      "run the cross product of a sweep spec, one JSON line per result (resumable)\n  example: "
+      "tac3map sweep examples/sweep-paper-table1.json -o table1.jsonl --threads 2");
+  sweepCmd->add_option("spec", sweep.spec, "sweep spec (JSON; docs/sweep.md)")->required();
+  sweepCmd->add_option("--output,-o", sweep.output, "results, one JSON line each; appended to")
+      ->required();
+  sweepCmd->add_option("--threads", sweep.threads, "entries run in parallel")
+      ->capture_default_str();
+  sweepCmd->add_flag("--quiet,-q", sweep.quiet, "no line per finished entry on stderr");
 
   CcsOptionsCli ccs;
   CLI::App* ccsCmd = app.add_subcommand(
@@ -181,6 +194,7 @@ int main(int argc, char** argv) {
   try {
     if (mapCmd->parsed()) return runMap(map);
     if (scoreCmd->parsed()) return runScore(score);
+    if (sweepCmd->parsed()) return runSweep(sweep);
     if (ccsCmd->parsed()) return runCcs(ccs);
     if (cgCmd->parsed()) return runGenCg(gen);
     if (stencilCmd->parsed()) return runGenStencil(stencil);

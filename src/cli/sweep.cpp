@@ -1,0 +1,424 @@
+#include "sweep.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "job.hpp"
+#include "score_table.hpp"
+#include "tac3map/annealer.hpp"
+#include "tac3map/error.hpp"
+#include "tac3map/json_input.hpp"
+#include "tac3map/tofu_view.hpp"
+
+namespace tac3map::cli {
+namespace {
+
+using nlohmann::json;
+
+struct Case {
+  std::string trace, machine, shape, offset;
+};
+
+// One point of the cross product. Baselines (named mappings) do not depend on the seed,
+// schedule or chains, so each appears once per case.
+struct Entry {
+  std::size_t caseIndex = 0;
+  std::string objective;
+  bool baseline = false;
+  std::uint64_t seed = 0;
+  Schedule schedule;
+  int chains = 1;
+  json key;       // what identifies the entry in the output file
+};
+
+struct Spec {
+  std::vector<Case> cases;
+  std::vector<Entry> entries;
+  int iteration = 1;
+  bool eagerSends = false;
+};
+
+bool isBaseline(const std::string& name) {
+  return name == "identity" || name == "tofu-default" || name.rfind("random:", 0) == 0;
+}
+
+std::string resolvePath(const std::filesystem::path& base, const std::string& path) {
+  const std::filesystem::path p(path);
+  return p.is_absolute() ? path : (base / p).lexically_normal().string();
+}
+
+const json& arrayField(const json& doc, const char* key, const std::string& source) {
+  const json& value = jsonField(doc, key, "top level", source);
+  if (!value.is_array() || value.empty())
+    failIn(source, std::string(key) + ": expected a non-empty array");
+  return value;
+}
+
+std::string stringAt(const json& value, const std::string& where, const std::string& source) {
+  if (!value.is_string()) failIn(source, where + ": expected a string");
+  return value.get<std::string>();
+}
+
+// Reads a schedule object; unknown fields are errors (a typo would silently run defaults).
+Schedule readSchedule(const json& object, const std::string& where, const std::string& source,
+                      json& filled) {
+  if (!object.is_object()) failIn(source, where + ": expected a JSON object");
+  Schedule s;
+  std::string moves = "auto";
+  for (const auto& [key, value] : object.items()) {
+    const std::string at = where + "." + key;
+    if (key == "moves") {
+      moves = stringAt(value, at, source);
+      continue;
+    }
+    if (key == "early_stop") {
+      if (!value.is_boolean()) failIn(source, at + ": expected true or false");
+      s.earlyStop = value.get<bool>();
+      continue;
+    }
+    if (!value.is_number()) failIn(source, at + ": expected a number");
+    if (key == "t0")
+      s.t0 = value.get<double>();
+    else if (key == "t_end")
+      s.tEnd = value.get<double>();
+    else if (key == "cooling")
+      s.cooling = value.get<double>();
+    else if (key == "time_limit")
+      s.timeLimit = value.get<double>();
+    else if (key == "trials" && value.is_number_unsigned())
+      s.trialsPerTemperature = value.get<std::uint64_t>();
+    else
+      failIn(source, at + ": unknown schedule field (t0, t_end, trials, cooling, early_stop, "
+                          "time_limit, moves)");
+  }
+  try {
+    s.moves = parseMoveKind(moves);
+    checkSchedule(s);
+  } catch (const InputError& e) {
+    failIn(source, where + ": " + e.what());
+  }
+  filled = {{"t0", s.t0},           {"t_end", s.tEnd},          {"trials", s.trialsPerTemperature},
+            {"cooling", s.cooling}, {"early_stop", s.earlyStop}, {"time_limit", s.timeLimit},
+            {"moves", moves}};
+  return s;
+}
+
+void addCases(const json& traces, const json& machines, const json& boxes,
+              const std::filesystem::path& base, const std::string& where,
+              const std::string& source, std::vector<Case>& cases) {
+  for (std::size_t t = 0; t < traces.size(); ++t)
+    for (std::size_t m = 0; m < machines.size(); ++m)
+      for (std::size_t b = 0; b < boxes.size(); ++b) {
+        const std::string at = where + "boxes[" + std::to_string(b) + "]";
+        Case c;
+        c.trace = resolvePath(base, stringAt(traces[t], where + "traces", source));
+        c.machine = resolvePath(base, stringAt(machines[m], where + "machines", source));
+        if (boxes[b].is_object()) {
+          c.shape = stringAt(jsonField(boxes[b], "shape", at, source), at + ".shape", source);
+          if (boxes[b].contains("offset"))
+            c.offset = stringAt(boxes[b]["offset"], at + ".offset", source);
+        } else {
+          c.shape = stringAt(boxes[b], at, source);
+        }
+        cases.push_back(c);
+      }
+}
+
+json singleton(const json& value) { return value.is_array() ? value : json::array({value}); }
+
+Spec readSpec(const std::string& path) {
+  const json doc = loadJson(path);
+  if (!doc.is_object()) failIn(path, "top level: expected a JSON object");
+  const std::filesystem::path base = std::filesystem::path(path).parent_path();
+  Spec spec;
+  if (doc.contains("jobs")) {
+    const json& jobs = arrayField(doc, "jobs", path);
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      const std::string where = "jobs[" + std::to_string(j) + "]";
+      addCases(singleton(jsonField(jobs[j], "trace", where, path)),
+               singleton(jsonField(jobs[j], "machine", where, path)),
+               singleton(jsonField(jobs[j], "boxes", where, path)), base, where + ".", path,
+               spec.cases);
+    }
+  } else {
+    addCases(arrayField(doc, "traces", path), arrayField(doc, "machines", path),
+             arrayField(doc, "boxes", path), base, "", path, spec.cases);
+  }
+  if (doc.contains("iteration")) spec.iteration = doc["iteration"].get<int>();
+  if (doc.contains("eager_sends")) spec.eagerSends = doc["eager_sends"].get<bool>();
+
+  std::vector<std::uint64_t> seeds{1};
+  if (doc.contains("seeds")) {
+    seeds.clear();
+    for (const json& seed : arrayField(doc, "seeds", path)) {
+      if (!seed.is_number_unsigned()) failIn(path, "seeds: expected non-negative integers");
+      seeds.push_back(seed.get<std::uint64_t>());
+    }
+  }
+  std::vector<std::pair<Schedule, json>> schedules;  // and as written in keys
+  const json scheduleList = doc.contains("schedules") ? arrayField(doc, "schedules", path)
+                                                      : json::array({json::object()});
+  for (std::size_t i = 0; i < scheduleList.size(); ++i) {
+    json filled;
+    const Schedule schedule =
+        readSchedule(scheduleList[i], "schedules[" + std::to_string(i) + "]", path, filled);
+    schedules.emplace_back(schedule, filled);
+  }
+  std::vector<int> chains{1};
+  if (doc.contains("chains")) {
+    chains.clear();
+    for (const json& k : arrayField(doc, "chains", path)) {
+      if (!k.is_number_integer() || k.get<int>() < 1)
+        failIn(path, "chains: expected integers of at least 1");
+      chains.push_back(k.get<int>());
+    }
+  }
+  const json& objectives = arrayField(doc, "objectives", path);
+  for (std::size_t o = 0; o < objectives.size(); ++o) {
+    const std::string name = stringAt(objectives[o], "objectives", path);
+    if (!isBaseline(name)) {
+      try {
+        parseObjective(name);
+      } catch (const InputError&) {
+        failIn(path, "objectives[" + std::to_string(o) + "]: '" + name +
+                         "' is neither an objective (tac3, tahb, rmatt-o2f) nor a mapping "
+                         "name (identity, tofu-default, random:SEED)");
+      }
+    }
+  }
+  for (std::size_t c = 0; c < spec.cases.size(); ++c) {
+    const Case& where = spec.cases[c];
+    const json caseKey = {{"trace", where.trace},
+                          {"machine", where.machine},
+                          {"shape", where.shape},
+                          {"offset", where.offset}};
+    for (const json& objective : objectives) {
+      Entry e;
+      e.caseIndex = c;
+      e.objective = objective.get<std::string>();
+      e.baseline = isBaseline(e.objective);
+      if (e.baseline) {
+        e.key = caseKey;
+        e.key["objective"] = e.objective;
+        spec.entries.push_back(e);
+        continue;
+      }
+      for (const auto& [schedule, written] : schedules)
+        for (int k : chains)
+          for (std::uint64_t seed : seeds) {
+            e.seed = seed;
+            e.schedule = schedule;
+            e.chains = k;
+            e.key = caseKey;
+            e.key["objective"] = e.objective;
+            e.key["seed"] = seed;
+            e.key["schedule"] = written;
+            e.key["chains"] = k;
+            spec.entries.push_back(e);
+          }
+    }
+  }
+  return spec;
+}
+
+// Results already in the output file, by key. A last line cut short (the sweep was killed
+// while writing it) is cut off the file, so that the rerun appends after whole lines; any
+// other unreadable line is an error.
+std::map<std::string, json> readDone(const std::string& path) {
+  std::map<std::string, json> done;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return done;
+  std::vector<std::string> lines;
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  const bool endsWithNewline = text.empty() || text.back() == '\n';
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].empty()) continue;
+    json line;
+    try {
+      line = json::parse(lines[i]);
+    } catch (const json::parse_error&) {
+      if (i + 1 == lines.size() && !endsWithNewline) {
+        std::filesystem::resize_file(path, text.size() - lines[i].size());
+        break;
+      }
+      failAt(path, i + 1, "not a sweep result line (invalid JSON)");
+    }
+    if (!line.is_object() || !line.contains("key") || !line.contains("status"))
+      failAt(path, i + 1, "not a sweep result line (no key or status)");
+    if (line["status"] == "ok") done[line["key"].dump()] = line;
+  }
+  return done;
+}
+
+json runEntry(const Entry& e, const Job& job) {
+  json result = {{"key", e.key}};
+  if (e.baseline) {
+    const Mapping mapping = resolveMapping(e.objective, job.machine, job.box, job.sets.tasks);
+    result["scores"] = scoresJson(job.score(mapping));
+    return result;
+  }
+  const ChainsResult run =
+      annealChains(job.problem, job.router, parseObjective(e.objective),
+                   identityMapping(job.sets.tasks, job.box), e.schedule, e.seed, e.chains, 1);
+  const SearchResult& best = run.chains[run.best];
+  std::uint64_t trials = 0;
+  for (const SearchResult& chain : run.chains) trials += chain.trials;
+  result["scores"] = scoresJson(toScores(best.bestScores, job.machine.linkBandwidth));
+  result["search"] = {{"trials", trials},
+                      {"seconds", run.seconds},
+                      {"stopped", best.stopped},
+                      {"best_chain", run.best}};
+  return result;
+}
+
+// Per case and objective: runs, best and mean tac3 as a multiple of its bound, best hops.
+void printSummary(std::ostream& out, const Spec& spec, const std::map<std::string, json>& done) {
+  struct Row {
+    int runs = 0;
+    double best = 0, sum = 0, bestHops = 0;
+    std::string bestSeed = "-";
+  };
+  std::map<std::size_t, std::vector<std::pair<std::string, Row>>> table;
+  for (const Entry& e : spec.entries) {
+    const auto it = done.find(e.key.dump());
+    if (it == done.end()) continue;
+    auto& rows = table[e.caseIndex];
+    auto row = std::find_if(rows.begin(), rows.end(),
+                            [&](const auto& r) { return r.first == e.objective; });
+    if (row == rows.end()) row = rows.insert(rows.end(), {e.objective, Row{}});
+    const json& s = it->second["scores"];
+    const double ratio = s["tac3"].get<double>() / s["tac3_lower_bound"].get<double>();
+    Row& r = row->second;
+    if (r.runs == 0 || ratio < r.best) {
+      r.best = ratio;
+      r.bestSeed = e.baseline ? "-" : std::to_string(e.seed);
+    }
+    r.bestHops = r.runs == 0 ? s["avg_hops"].get<double>()
+                             : std::min(r.bestHops, s["avg_hops"].get<double>());
+    r.sum += ratio;
+    ++r.runs;
+  }
+  char line[512];
+  std::snprintf(line, sizeof line, "%-34s %-16s %-14s %5s %11s %6s %11s %9s\n", "trace", "box",
+                "objective", "runs", "best tac3x", "seed", "mean tac3x", "best hops");
+  out << line;
+  for (const auto& [caseIndex, rows] : table) {
+    double best = rows.front().second.best;
+    for (const auto& [name, r] : rows) best = std::min(best, r.best);
+    const Case& c = spec.cases[caseIndex];
+    const std::string trace = std::filesystem::path(c.trace).filename().string();
+    for (const auto& [name, r] : rows) {
+      std::snprintf(line, sizeof line, "%-34s %-16s %-14s %5d %10.3f%s %6s %11.3f %9.4f\n",
+                    trace.c_str(), c.shape.c_str(), name.c_str(), r.runs, r.best,
+                    r.best == best ? "*" : " ", r.bestSeed.c_str(), r.sum / r.runs, r.bestHops);
+      out << line;
+    }
+  }
+  out << "tac3x: tac3 as a multiple of its contention-free lower bound; * best per trace and box\n";
+}
+
+}  // namespace
+
+int runSweep(const SweepOptions& o) {
+  if (o.threads < 1) throw InputError("--threads must be at least 1");
+  const Spec spec = readSpec(o.spec);
+  std::map<std::string, json> done = readDone(o.output);
+  std::vector<const Entry*> pending;
+  for (const Entry& e : spec.entries)
+    if (!done.count(e.key.dump())) pending.push_back(&e);
+
+  std::FILE* file = std::fopen(o.output.c_str(), "ab");
+  if (!file) failIn(o.output, "cannot open for appending");
+  std::mutex lock;
+  int failed = 0, finished = 0;
+  const bool log = !o.quiet;
+  if (log)
+    std::cerr << "sweep: " << spec.entries.size() << " entries, " << spec.entries.size() - pending.size()
+              << " already done, " << pending.size() << " to run on " << o.threads
+              << " threads\n";
+  const auto record = [&](const Entry& e, json result, const std::string& error) {
+    result["key"] = e.key;
+    result["status"] = error.empty() ? "ok" : "error";
+    if (!error.empty()) result["error"] = error;
+    const std::string text = result.dump() + "\n";
+    const std::lock_guard<std::mutex> guard(lock);
+    std::fwrite(text.data(), 1, text.size(), file);
+    std::fflush(file);
+    ++finished;
+    if (error.empty())
+      done[e.key.dump()] = result;
+    else
+      ++failed;
+    if (log)
+      std::cerr << "[" << finished << "/" << pending.size() << "] " << e.objective << " "
+                << spec.cases[e.caseIndex].shape << (error.empty() ? " ok" : " failed: " + error)
+                << "\n";
+  };
+
+  // Jobs (trace, CCSs, routes) are built once per case, by whichever thread needs one first.
+  std::vector<std::once_flag> built(spec.cases.size());
+  std::vector<std::unique_ptr<Job>> jobs(spec.cases.size());
+  std::vector<std::string> jobErrors(spec.cases.size());
+  const auto jobFor = [&](std::size_t c) -> const Job* {
+    std::call_once(built[c], [&] {
+      const Case& where = spec.cases[c];
+      try {
+        jobs[c] = std::make_unique<Job>(BoxInput{where.machine, where.shape, where.offset},
+                                        TraceInput{where.trace, spec.iteration, spec.eagerSends});
+      } catch (const std::exception& e) {
+        jobErrors[c] = e.what();
+      }
+    });
+    return jobs[c].get();
+  };
+  std::atomic<std::size_t> next{0};
+  const auto worker = [&] {
+    for (std::size_t i = next++; i < pending.size(); i = next++) {
+      const Entry& e = *pending[i];
+      const Job* job = jobFor(e.caseIndex);
+      if (!job) {
+        record(e, json::object(), jobErrors[e.caseIndex]);
+        continue;
+      }
+      try {
+        record(e, runEntry(e, *job), "");
+      } catch (const std::exception& error) {
+        record(e, json::object(), error.what());
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < o.threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& thread : pool) thread.join();
+  std::fclose(file);
+
+  printSummary(std::cout, spec, done);
+  if (failed > 0) {
+    std::cerr << "sweep: " << failed << " of " << pending.size() << " entries failed (see "
+              << o.output << ")\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace tac3map::cli
