@@ -387,10 +387,11 @@ TEST_F(Cli, SweepResumesAfterAKillAndSkipsWhatIsDone) {
   const Outcome again = run("sweep " + specFile + " -o " + results);
   ASSERT_EQ(again.exitCode, 0) << again.err;
   EXPECT_NE(again.err.find("5 already done, 1 to run"), std::string::npos) << again.err;
+  const std::string resumed = slurp(results);
   EXPECT_EQ(sweep::lines(results).size(), 6u);
   const Outcome third = run("sweep " + specFile + " -o " + results);
   EXPECT_NE(third.err.find("6 already done, 0 to run"), std::string::npos) << third.err;
-  EXPECT_EQ(slurp(results).size(), full.size());
+  EXPECT_EQ(slurp(results), resumed);
 }
 
 TEST_F(Cli, SweepRecordsFailuresAndExitsNonZero) {
@@ -425,6 +426,38 @@ TEST_F(Cli, SweepRejectsBadSpecsWithOneLine) {
       "typo.json", R"({"traces": ["t"], "machines": ["m"], "boxes": ["1"],
                        "objectives": ["tac3"], "schedules": [{"tzero": 1}]})");
   expectCleanFailure("sweep " + typo + " -o " + out("r.jsonl"), "schedules[0].tzero");
+}
+
+TEST_F(Cli, VizWritesAnSvgWithOnePanelPerCcsAndMapping) {
+  const Outcome r = run("viz " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 +
+                        " tofu-default --compare identity -o " + out("m.svg"));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::string svg = slurp(out("m.svg"));
+  ASSERT_EQ(svg.rfind("<?xml", 0), 0u);
+  std::size_t panels = 0;
+  for (std::size_t at = svg.find("class=\"panel\""); at != std::string::npos;
+       at = svg.find("class=\"panel\"", at + 1))
+    ++panels;
+  EXPECT_EQ(panels, 2u * (4 + 1));  // two mappings x (4 CCS + all)
+  EXPECT_NE(svg.find("tofu-default - CCS 3"), std::string::npos);
+  EXPECT_NE(svg.find("identity - all CCSs"), std::string::npos);
+  // --aggregate-only: one panel per mapping.
+  ASSERT_EQ(run("viz " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " identity --aggregate-only -o " +
+                out("a.svg"))
+                .exitCode,
+            0);
+  const std::string one = slurp(out("a.svg"));
+  EXPECT_EQ(one.find("class=\"panel\""), one.rfind("class=\"panel\""));
+}
+
+TEST_F(Cli, VizRejectsABadMappingWithoutWriting) {
+  const std::string bad = file("bad.map", "# tac3map mapping 1\n0 0 0 0 0 0 0\n");
+  expectCleanFailure("viz " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " " + bad + " -o " +
+                         out("m.svg"),
+                     "bad.map");
+  expectCleanFailure("viz " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " random:x -o " +
+                         out("m.svg"),
+                     "random:SEED");
 }
 }  // namespace
 }  // namespace tac3map

@@ -26,6 +26,7 @@
 #include "tac3map/routing.hpp"
 #include "tac3map/tofu_view.hpp"
 #include "tac3map/trace.hpp"
+#include "tac3map/viz.hpp"
 
 namespace tac3map::cli {
 namespace {
@@ -206,6 +207,25 @@ int runScore(const ScoreOptions& o) {
   for (const std::string& mapping : o.mappings)
     scores.push_back(job.score(resolveMapping(mapping, job.machine, job.box, job.sets.tasks)));
   printScores(std::cout, "mapping", o.mappings, scores, format, true);
+  return 0;
+}
+
+int runViz(const VizOptionsCli& o) {
+  const Job job(o.box, o.input);
+  std::vector<VizMapping> mappings;
+  for (const std::string& name : {o.mapping, o.compare})
+    if (!name.empty())
+      mappings.push_back({name, resolveMapping(name, job.machine, job.box, job.sets.tasks)});
+  VizOptions options;
+  options.title = job.machine.name + " box " + job.box.shapeText() + ", " + o.input.trace + " (" +
+                  std::to_string(job.sets.sets.size()) + " CCS)";
+  // One panel per CCS stays readable up to about a thousand nodes and a dozen CCSs.
+  options.aggregateOnly =
+      o.aggregateOnly || job.box.nodeCount > 1500 || job.sets.sets.size() > 16;
+  StagedFile file(o.output,
+                  renderSvg(job.machine, job.box, job.router, job.problem, mappings, options));
+  file.commit();
+  std::cout << "wrote " << o.output << "\n";
   return 0;
 }
 

@@ -50,6 +50,17 @@ struct ScoreOptions {
   bool json = false;  // the same as --format json
 };
 
+struct VizOptionsCli {
+  TraceInput input;
+  BoxInput box;
+  std::string mapping;
+  std::string compare;
+  std::string output;
+  bool aggregateOnly = false;
+};
+
+int runViz(const VizOptionsCli& options);
+
 struct CcsOptionsCli {
   TraceInput input;
   bool json = false;

@@ -93,6 +93,22 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   scoreCmd->add_flag("--json", score.json, "the same as --format json");
 
+  VizOptionsCli viz;
+  CLI::App* vizCmd = app.add_subcommand(
+      "viz",
+      "draw a mapping (and the links each CCS loads) as SVG\n  example: tac3map viz --machine "
+      "topologies/fx10.json --shape 2x2x2x2x3x2 --trace examples/cg64-sendrecv.trace cg64.map "
+      "--compare identity -o cg64.svg");
+  addBoxOptions(*vizCmd, viz.box);
+  addTraceOptions(*vizCmd, viz.input);
+  vizCmd->add_option("mapping", viz.mapping, "mapping file or name (identity, tofu-default, ...)")
+      ->required();
+  vizCmd->add_option("--compare", viz.compare, "a second mapping, drawn side by side");
+  vizCmd->add_flag("--aggregate-only", viz.aggregateOnly,
+                   "one panel per mapping (largest load per link over the CCSs); automatic "
+                   "above 1500 nodes");
+  vizCmd->add_option("--output,-o", viz.output, "SVG file to write")->required();
+
   SweepOptions sweep;
   CLI::App* sweepCmd = app.add_subcommand(
       "sweep",
@@ -195,6 +211,7 @@ int main(int argc, char** argv) {
     if (mapCmd->parsed()) return runMap(map);
     if (scoreCmd->parsed()) return runScore(score);
     if (sweepCmd->parsed()) return runSweep(sweep);
+    if (vizCmd->parsed()) return runViz(viz);
     if (ccsCmd->parsed()) return runCcs(ccs);
     if (cgCmd->parsed()) return runGenCg(gen);
     if (stencilCmd->parsed()) return runGenStencil(stencil);
