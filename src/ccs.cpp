@@ -251,6 +251,10 @@ class LevelSimulation {
         ++s.next;
         continue;
       }
+      if (e.kind == EventKind::Compute || e.kind == EventKind::Copy) {  // local work only
+        ++s.next;
+        continue;
+      }
       if (!s.postedNext) {
         postSides(rank, e);
         s.postedNext = true;

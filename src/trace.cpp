@@ -86,9 +86,25 @@ Event parseEvent(const LineReader& r, int ranks) {
   } else if (verb == "barrier") {
     r.expectWords(2, 2, "barrier");
     e.kind = EventKind::Barrier;
+  } else if (verb == "compute") {
+    r.expectWords(3, 3, "compute <seconds>");
+    e.kind = EventKind::Compute;
+    std::size_t used = 0;
+    try {
+      e.seconds = std::stod(r.words[2], &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != r.words[2].size() || !(e.seconds >= 0))
+      r.fail("'" + r.words[2] + "' is not a number of seconds");
+  } else if (verb == "copy") {
+    r.expectWords(3, 3, "copy <bytes>");
+    e.kind = EventKind::Copy;
+    e.bytes = r.integer<std::uint64_t>(2, "a byte count");
   } else {
     r.fail("unknown event '" + verb +
-           "' (expected send, recv, isend, irecv, wait, waitall, sendrecv, barrier, iteration)");
+           "' (expected send, recv, isend, irecv, wait, waitall, sendrecv, barrier, compute, "
+           "copy, iteration)");
   }
   return e;
 }
@@ -113,6 +129,10 @@ const char* eventName(EventKind kind) {
       return "sendrecv";
     case EventKind::Barrier:
       return "barrier";
+    case EventKind::Compute:
+      return "compute";
+    case EventKind::Copy:
+      return "copy";
   }
   return "?";
 }

@@ -179,6 +179,9 @@ std::map<std::size_t, int> referenceLevels(const Trace& trace, bool eager) {
           completedBeforeBarrier[r].push_back(completed);
           postedAfterBarrier[r].push_back({});
           break;
+        case EventKind::Compute:
+        case EventKind::Copy:
+          break;
       }
       if (!postedAfterBarrier[r].empty() && (sendComm >= 0 || recvComm >= 0)) {
         if (sendComm >= 0) postedAfterBarrier[r].back().push_back(sendComm);

@@ -459,5 +459,39 @@ TEST_F(Cli, VizRejectsABadMappingWithoutWriting) {
                          out("m.svg"),
                      "random:SEED");
 }
+
+TEST_F(Cli, PredictSumsCcsTimesAndScoreShowsTheSameTotal) {
+  const std::string profile = " --profile topologies/fx10-profile.json";
+  const Outcome r = run("predict " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " identity" +
+                        profile + " --barriers --json");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto p = nlohmann::json::parse(r.out);
+  ASSERT_EQ(p["ccs"].size(), 4u);
+  double sum = 0;
+  for (const auto& ccs : p["ccs"]) sum += ccs["seconds"].get<double>();
+  EXPECT_DOUBLE_EQ(p["communication_seconds"].get<double>(), sum);
+  EXPECT_EQ(p["ccs"][3]["contention"], 4);  // identity's transpose: 4 messages on one link
+  EXPECT_EQ(p["barriers"].size(), 3u);
+  const Outcome score = run("score " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 +
+                            " identity tofu-default --format json" + profile);
+  ASSERT_EQ(score.exitCode, 0) << score.err;
+  EXPECT_DOUBLE_EQ(nlohmann::json::parse(score.out)[0]["scores"]["predicted_seconds"].get<double>(),
+                   p["total_seconds"].get<double>());
+  // The text form carries the same total.
+  const Outcome text = run("predict " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " identity" +
+                           profile + " --model linear");
+  ASSERT_EQ(text.exitCode, 0) << text.err;
+  EXPECT_NE(text.out.find("linear model"), std::string::npos) << text.out;
+}
+
+TEST_F(Cli, PredictRejectsABrokenProfileWithOneLine) {
+  const std::string bad = file("p.json", "{\"pingpong\": [{\"bytes\": 8}]}");
+  const Outcome r = run("predict " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 +
+                        " identity --profile " + bad);
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("p.json: pingpong: expected a list of at least two"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
 }  // namespace
 }  // namespace tac3map

@@ -9,13 +9,16 @@
 
 namespace tac3map {
 
-enum class EventKind { Send, Recv, Isend, Irecv, Wait, Waitall, Sendrecv, Barrier };
+// Compute and Copy are local work (seconds of computation, bytes copied in memory): they take
+// no part in matching or CCSs and are used by `predict` only.
+enum class EventKind { Send, Recv, Isend, Irecv, Wait, Waitall, Sendrecv, Barrier, Compute, Copy };
 
 struct Event {
   EventKind kind = EventKind::Barrier;
   int peer = -1;             // send/isend/sendrecv: destination; recv/irecv: source
   int peer2 = -1;            // sendrecv: source
-  std::uint64_t bytes = 0;   // sendrecv: bytes sent
+  std::uint64_t bytes = 0;   // sendrecv: bytes sent; copy: bytes copied
+  double seconds = 0;        // compute
   std::uint64_t bytes2 = 0;  // sendrecv: bytes received
   std::int64_t tag = 0;
   std::string request;  // isend/irecv/wait

@@ -26,6 +26,8 @@
 #include "tac3map/routing.hpp"
 #include "tac3map/tofu_view.hpp"
 #include "tac3map/trace.hpp"
+#include "tac3map/predict.hpp"
+#include "tac3map/profile.hpp"
 #include "tac3map/viz.hpp"
 
 namespace tac3map::cli {
@@ -203,10 +205,103 @@ int runMap(const MapOptions& o) {
 int runScore(const ScoreOptions& o) {
   const ScoreFormat format = o.json ? ScoreFormat::Json : parseScoreFormat(o.format);
   const Job job(o.box, o.input);
+  std::vector<Mapping> mappings;
   std::vector<Scores> scores;
-  for (const std::string& mapping : o.mappings)
-    scores.push_back(job.score(resolveMapping(mapping, job.machine, job.box, job.sets.tasks)));
-  printScores(std::cout, "mapping", o.mappings, scores, format, true);
+  for (const std::string& name : o.mappings) {
+    mappings.push_back(resolveMapping(name, job.machine, job.box, job.sets.tasks));
+    scores.push_back(job.score(mappings.back()));
+  }
+  std::vector<double> predicted;
+  if (!o.profile.empty()) {
+    const Profile profile = loadProfile(o.profile);
+    const ModelKind kind = parseModelKind(o.model);
+    const TimeModel message(profile.pingpong, kind, profile.source + ": pingpong");
+    const TimeModel copy(profile.memcpy, kind, profile.source + ": memcpy");
+    const PredictModel model{message, copy, job.machine.hopLatency};
+    const double localWork = localWorkSeconds(job.trace, copy);
+    for (const Mapping& mapping : mappings)
+      predicted.push_back(predict(job.problem, job.router, mapping, model, localWork).total);
+  }
+  printScores(std::cout, "mapping", o.mappings, scores, format, true, predicted);
+  return 0;
+}
+
+int runPredict(const PredictOptionsCli& o) {
+  const Job job(o.box, o.input);
+  const Profile profile = loadProfile(o.profile);
+  const ModelKind kind = parseModelKind(o.model);
+  const TimeModel message(profile.pingpong, kind, profile.source + ": pingpong");
+  const TimeModel copy(profile.memcpy, kind, profile.source + ": memcpy");
+  const PredictModel model{message, copy, job.machine.hopLatency};
+  const Mapping mapping = resolveMapping(o.mapping, job.machine, job.box, job.sets.tasks);
+  const Prediction p =
+      predict(job.problem, job.router, mapping, model, localWorkSeconds(job.trace, copy));
+  std::vector<BarrierAdvice> advice;
+  if (o.barriers)
+    advice = barrierAdvice(job.problem, job.router, mapping, model, profile.barrierSeconds);
+  const auto describe = [&](int c) {
+    return std::to_string(job.problem.src[c]) + "->" + std::to_string(job.problem.dst[c]);
+  };
+  if (o.json) {
+    json ccs = json::array();
+    for (std::size_t t = 0; t < p.ccs.size(); ++t) {
+      const CcsTime& c = p.ccs[t];
+      ccs.push_back({{"ccs", t},
+                     {"seconds", c.seconds},
+                     {"busiest_link", c.busiestLink},
+                     {"slowest", c.slowest < 0 ? "" : describe(c.slowest)},
+                     {"slowest_bytes", c.slowest < 0 ? 0 : job.problem.bytes[c.slowest]},
+                     {"contention", c.contention}});
+    }
+    json barriers = json::array();
+    for (const BarrierAdvice& a : advice)
+      barriers.push_back({{"after_ccs", a.after},
+                          {"contention_alone", a.contentionAlone},
+                          {"contention_overlapped", a.contentionOverlapped},
+                          {"penalty_seconds", a.penalty},
+                          {"barrier_seconds", a.barrier},
+                          {"barrier_pays", a.pays}});
+    json out = {{"mapping", o.mapping},
+                {"profile", profile.name},
+                {"model", o.model},
+                {"ccs", ccs},
+                {"communication_seconds", p.communication},
+                {"local_work_seconds", p.computation},
+                {"total_seconds", p.total}};
+    if (o.barriers) out["barriers"] = barriers;
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  std::ostream& out = std::cout;
+  out << "mapping " << o.mapping << "; profile " << profile.name << " (" << o.model
+      << " model: latency " << format("%.3g", message.latency()) << " s, "
+      << format("%.3g", message.bandwidth() / 1e9) << " GB/s); hop latency "
+      << format("%.3g", job.machine.hopLatency) << " s\n";
+  out << "ccs  messages  busiest_link  slowest            bytes       C  time[s]\n";
+  std::vector<int> messages(p.ccs.size(), 0);
+  for (int t : job.problem.ccs) ++messages[t];
+  for (std::size_t t = 0; t < p.ccs.size(); ++t) {
+    const CcsTime& c = p.ccs[t];
+    char line[160];
+    std::snprintf(line, sizeof line, "%-4zu %-9d %-13d %-18s %-11llu %-2d %.6g\n", t, messages[t],
+                  c.busiestLink, c.slowest < 0 ? "-" : describe(c.slowest).c_str(),
+                  static_cast<unsigned long long>(c.slowest < 0 ? 0 : job.problem.bytes[c.slowest]),
+                  c.contention, c.seconds);
+    out << line;
+  }
+  out << "communication " << format("%.6g", p.communication) << " s + local work "
+      << format("%.6g", p.computation) << " s = " << format("%.6g", p.total) << " s\n";
+  if (o.barriers) {
+    out << "barriers between CCSs (barrier: " << format("%.3g", profile.barrierSeconds)
+        << " s):\nafter_ccs  C_alone  C_overlapped  penalty[s]  advice\n";
+    for (const BarrierAdvice& a : advice) {
+      char line[160];
+      std::snprintf(line, sizeof line, "%-10d %-8d %-13d %-11.4g %s\n", a.after,
+                    a.contentionAlone, a.contentionOverlapped, a.penalty,
+                    a.pays ? "insert a barrier" : "no barrier");
+      out << line;
+    }
+  }
   return 0;
 }
 

@@ -48,7 +48,21 @@ struct ScoreOptions {
   std::vector<std::string> mappings;
   std::string format = "table";
   bool json = false;  // the same as --format json
+  std::string profile;  // adds the predicted time
+  std::string model = "piecewise";
 };
+
+struct PredictOptionsCli {
+  TraceInput input;
+  BoxInput box;
+  std::string mapping;
+  std::string profile;
+  std::string model = "piecewise";
+  bool barriers = false;
+  bool json = false;
+};
+
+int runPredict(const PredictOptionsCli& options);
 
 struct VizOptionsCli {
   TraceInput input;

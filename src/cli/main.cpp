@@ -92,6 +92,30 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"table", "json", "csv"}))
       ->capture_default_str();
   scoreCmd->add_flag("--json", score.json, "the same as --format json");
+  scoreCmd->add_option("--profile", score.profile,
+                       "add the predicted time of one iteration (see predict)");
+  scoreCmd->add_option("--model", score.model, "with --profile: piecewise | linear")
+      ->check(CLI::IsMember({"piecewise", "linear"}))
+      ->capture_default_str();
+
+  PredictOptionsCli predict;
+  CLI::App* predictCmd = app.add_subcommand(
+      "predict",
+      "predict the time of one iteration under a mapping from a measured profile\n  example: "
+      "tac3map predict --machine topologies/fx10.json --shape 2x2x2x2x3x2 --trace "
+      "examples/cg64-sendrecv.trace tofu-default --profile topologies/fx10-profile.json "
+      "--barriers");
+  addBoxOptions(*predictCmd, predict.box);
+  addTraceOptions(*predictCmd, predict.input);
+  predictCmd->add_option("mapping", predict.mapping, "mapping file or name")->required();
+  predictCmd->add_option("--profile", predict.profile, "profile JSON (tac3map-pingpong writes one)")
+      ->required();
+  predictCmd->add_option("--model", predict.model, "piecewise | linear (least-squares line)")
+      ->check(CLI::IsMember({"piecewise", "linear"}))
+      ->capture_default_str();
+  predictCmd->add_flag("--barriers", predict.barriers,
+                       "advise where a barrier between CCSs pays (cross-CCS collisions)");
+  predictCmd->add_flag("--json", predict.json, "print JSON");
 
   VizOptionsCli viz;
   CLI::App* vizCmd = app.add_subcommand(
@@ -212,6 +236,7 @@ int main(int argc, char** argv) {
     if (scoreCmd->parsed()) return runScore(score);
     if (sweepCmd->parsed()) return runSweep(sweep);
     if (vizCmd->parsed()) return runViz(viz);
+    if (predictCmd->parsed()) return runPredict(predict);
     if (ccsCmd->parsed()) return runCcs(ccs);
     if (cgCmd->parsed()) return runGenCg(gen);
     if (stencilCmd->parsed()) return runGenStencil(stencil);

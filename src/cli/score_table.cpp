@@ -17,6 +17,15 @@ struct Column {
   bool rank;  // lower is better, so the best is marked
 };
 
+// The values of one column for every row.
+struct ColumnValues {
+  const char* header;
+  const char* key;
+  const char* format;
+  bool rank;
+  std::vector<double> values;
+};
+
 const Column kColumns[] = {
     {"tac3[s]", "tac3", "%.6g", [](const Scores& s) { return s.tac3; }, true},
     {"bound[s]", "tac3_lower_bound", "%.6g", [](const Scores& s) { return s.tac3LowerBound; },
@@ -49,19 +58,29 @@ std::string csvField(const std::string& text) {
   return quoted + "\"";
 }
 
+std::vector<ColumnValues> columnsOf(const std::vector<Scores>& scores,
+                                    const std::vector<double>& predicted) {
+  std::vector<ColumnValues> columns;
+  for (const Column& column : kColumns) {
+    columns.push_back({column.header, column.key, column.format, column.rank, {}});
+    for (const Scores& s : scores) columns.back().values.push_back(column.value(s));
+  }
+  if (!predicted.empty())
+    columns.push_back({"predicted[s]", "predicted_seconds", "%.6g", true, predicted});
+  return columns;
+}
+
 void printTable(std::ostream& out, const std::string& labelHeader,
-                const std::vector<std::string>& labels, const std::vector<Scores>& scores,
+                const std::vector<std::string>& labels, const std::vector<ColumnValues>& columns,
                 bool markBest) {
   std::vector<std::vector<std::string>> cells(labels.size());
   std::vector<std::size_t> widths;
-  for (const Column& column : kColumns) {
-    double best = 0;
-    for (std::size_t i = 0; i < scores.size(); ++i)
-      best = i == 0 ? column.value(scores[i]) : std::min(best, column.value(scores[i]));
+  for (const ColumnValues& column : columns) {
+    const double best = *std::min_element(column.values.begin(), column.values.end());
     std::size_t width = std::string(column.header).size();
-    for (std::size_t i = 0; i < scores.size(); ++i) {
-      std::string text = formatted(column.format, column.value(scores[i]));
-      if (markBest && column.rank && scores.size() > 1 && column.value(scores[i]) == best)
+    for (std::size_t i = 0; i < column.values.size(); ++i) {
+      std::string text = formatted(column.format, column.values[i]);
+      if (markBest && column.rank && column.values.size() > 1 && column.values[i] == best)
         text += "*";
       width = std::max(width, text.size());
       cells[i].push_back(text);
@@ -80,7 +99,7 @@ void printTable(std::ostream& out, const std::string& labelHeader,
     line.erase(line.find_last_not_of(' ') + 1);
     out << line << "\n";
   };
-  printRow(labelHeader, [](std::size_t c) { return std::string(kColumns[c].header); });
+  printRow(labelHeader, [&](std::size_t c) { return std::string(columns[c].header); });
   for (std::size_t i = 0; i < labels.size(); ++i)
     printRow(labels[i], [&](std::size_t c) { return cells[i][c]; });
   if (markBest && labels.size() > 1) out << "* best in its column\n";
@@ -104,25 +123,29 @@ nlohmann::json scoresJson(const Scores& s) {
 
 void printScores(std::ostream& out, const std::string& labelHeader,
                  const std::vector<std::string>& labels, const std::vector<Scores>& scores,
-                 ScoreFormat format, bool markBest) {
+                 ScoreFormat format, bool markBest, const std::vector<double>& predicted) {
+  const std::vector<ColumnValues> columns = columnsOf(scores, predicted);
   switch (format) {
     case ScoreFormat::Table:
-      printTable(out, labelHeader, labels, scores, markBest);
+      printTable(out, labelHeader, labels, columns, markBest);
       return;
     case ScoreFormat::Json: {
       nlohmann::json list = nlohmann::json::array();
-      for (std::size_t i = 0; i < scores.size(); ++i)
-        list.push_back({{"file", labels[i]}, {"scores", scoresJson(scores[i])}});
+      for (std::size_t i = 0; i < scores.size(); ++i) {
+        nlohmann::json row = {{"file", labels[i]}, {"scores", scoresJson(scores[i])}};
+        if (!predicted.empty()) row["scores"]["predicted_seconds"] = predicted[i];
+        list.push_back(row);
+      }
       out << list.dump(2) << "\n";
       return;
     }
     case ScoreFormat::Csv:
       out << "mapping";
-      for (const Column& column : kColumns) out << "," << column.key;
+      for (const ColumnValues& column : columns) out << "," << column.key;
       out << "\n";
       for (std::size_t i = 0; i < scores.size(); ++i) {
         out << csvField(labels[i]);
-        for (const Column& column : kColumns) out << "," << exact(column.value(scores[i]));
+        for (const ColumnValues& column : columns) out << "," << exact(column.values[i]);
         out << "\n";
       }
       return;

@@ -1,0 +1,103 @@
+#include "tac3map/predict.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace tac3map {
+namespace {
+
+// Messages of each CCS on each link, and each communication's route.
+struct Loads {
+  std::vector<std::map<LinkId, int>> perCcs;
+  std::vector<std::vector<LinkId>> routes;
+};
+
+Loads loadsOf(const Problem& problem, const Router& router, const Mapping& mapping) {
+  Loads loads;
+  loads.perCcs.resize(problem.ccsCount);
+  for (std::size_t c = 0; c < problem.communicationCount(); ++c) {
+    loads.routes.push_back(router.route(mapping.nodeOfTask[problem.src[c]],
+                                        mapping.nodeOfTask[problem.dst[c]]));
+    for (LinkId l : loads.routes.back()) ++loads.perCcs[problem.ccs[c]][l];
+  }
+  return loads;
+}
+
+double messageSeconds(const PredictModel& model, std::uint64_t bytes, int contention, int hops) {
+  return model.message.seconds(static_cast<double>(contention) * static_cast<double>(bytes)) +
+         std::max(0, hops - 1) * model.hopLatency;
+}
+
+}  // namespace
+
+double localWorkSeconds(const Trace& trace, const TimeModel& copy) {
+  double worst = 0;
+  for (const auto& events : trace.events) {
+    double seconds = 0;
+    for (const Event& e : events) {
+      if (e.kind == EventKind::Compute) seconds += e.seconds;
+      if (e.kind == EventKind::Copy) seconds += copy.seconds(static_cast<double>(e.bytes));
+    }
+    worst = std::max(worst, seconds);
+  }
+  return worst;
+}
+
+Prediction predict(const Problem& problem, const Router& router, const Mapping& mapping,
+                   const PredictModel& model, double localWork) {
+  const Loads loads = loadsOf(problem, router, mapping);
+  Prediction p;
+  p.ccs.resize(problem.ccsCount);
+  for (std::size_t c = 0; c < problem.communicationCount(); ++c) {
+    const int t = problem.ccs[c];
+    int contention = 0;
+    for (LinkId l : loads.routes[c]) contention = std::max(contention, loads.perCcs[t].at(l));
+    const double seconds = messageSeconds(model, problem.bytes[c], contention,
+                                          static_cast<int>(loads.routes[c].size()));
+    CcsTime& ccs = p.ccs[t];
+    ccs.busiestLink = std::max(ccs.busiestLink, contention);
+    if (ccs.slowest < 0 || seconds > ccs.seconds) {
+      ccs.seconds = seconds;
+      ccs.slowest = static_cast<int>(c);
+      ccs.contention = contention;
+    }
+  }
+  for (const CcsTime& ccs : p.ccs) p.communication += ccs.seconds;
+  p.computation = localWork;
+  p.total = p.communication + p.computation;
+  return p;
+}
+
+std::vector<BarrierAdvice> barrierAdvice(const Problem& problem, const Router& router,
+                                         const Mapping& mapping, const PredictModel& model,
+                                         double barrierSeconds) {
+  const Loads loads = loadsOf(problem, router, mapping);
+  std::vector<BarrierAdvice> advice;
+  for (int t = 0; t + 1 < problem.ccsCount; ++t) {
+    BarrierAdvice a;
+    a.after = t;
+    a.barrier = barrierSeconds;
+    double alone = 0, overlapped = 0;
+    for (std::size_t c = 0; c < problem.communicationCount(); ++c) {
+      if (problem.ccs[c] != t + 1) continue;
+      int own = 0, both = 0;
+      for (LinkId l : loads.routes[c]) {
+        const int next = loads.perCcs[t + 1].at(l);
+        const auto current = loads.perCcs[t].find(l);
+        own = std::max(own, next);
+        both = std::max(both, next + (current == loads.perCcs[t].end() ? 0 : current->second));
+      }
+      const int hops = static_cast<int>(loads.routes[c].size());
+      alone = std::max(alone, messageSeconds(model, problem.bytes[c], own, hops));
+      overlapped = std::max(overlapped, messageSeconds(model, problem.bytes[c], both, hops));
+      a.contentionAlone = std::max(a.contentionAlone, own);
+      a.contentionOverlapped = std::max(a.contentionOverlapped, both);
+    }
+    a.penalty = overlapped - alone;
+    a.pays = a.penalty > barrierSeconds;
+    advice.push_back(a);
+  }
+  return advice;
+}
+
+}  // namespace tac3map

@@ -1,0 +1,123 @@
+// Profiles, the time models and the prediction: interpolation and fit on known lines, CCS
+// times against a plain recount of contention, barrier advice, local work, bad profiles.
+#include "tac3map/predict.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "tac3map/ccs.hpp"
+#include "tac3map/error.hpp"
+#include "test_support.hpp"
+
+namespace tac3map {
+namespace {
+
+// seconds = 2e-6 + bytes / 1e9 at every sample: both models must give the line exactly.
+std::vector<Sample> line() {
+  std::vector<Sample> s;
+  for (std::uint64_t b : {8ull, 1024ull, 65536ull, 1048576ull}) s.push_back({b, 2e-6 + b / 1e9});
+  return s;
+}
+
+TEST(Profile, PiecewiseInterpolatesAndExtrapolatesLinearModelFitsTheLine) {
+  const std::vector<Sample> samples = {{100, 1.0}, {200, 3.0}, {400, 4.0}};
+  const TimeModel piecewise(samples, ModelKind::Piecewise, "t");
+  EXPECT_DOUBLE_EQ(piecewise.seconds(100), 1.0);
+  EXPECT_DOUBLE_EQ(piecewise.seconds(150), 2.0);
+  EXPECT_DOUBLE_EQ(piecewise.seconds(300), 3.5);
+  EXPECT_DOUBLE_EQ(piecewise.seconds(600), 5.0);  // from the last two
+  EXPECT_DOUBLE_EQ(piecewise.seconds(50), 0.0);   // from the first two, never negative
+  const TimeModel linear(line(), ModelKind::Linear, "t");
+  EXPECT_NEAR(linear.latency(), 2e-6, 1e-12);
+  EXPECT_NEAR(linear.bandwidth(), 1e9, 1e3);
+  EXPECT_NEAR(linear.seconds(5e6), 2e-6 + 5e6 / 1e9, 1e-12);
+  const TimeModel onLine(line(), ModelKind::Piecewise, "t");
+  EXPECT_NEAR(onLine.seconds(3e6), 2e-6 + 3e6 / 1e9, 1e-12);
+}
+
+TEST(Profile, ShippedFx10ProfileReadsBackAndBadProfilesFailWithTheField) {
+  const Profile fx10 = loadProfile(testing::sourcePath("topologies/fx10-profile.json"));
+  EXPECT_EQ(fx10.name, "fx10");
+  EXPECT_EQ(parseProfile(formatProfile(fx10), "again").pingpong.size(), fx10.pingpong.size());
+  const auto fails = [](const std::string& text, const std::string& expected) {
+    try {
+      parseProfile(text, "p.json");
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  };
+  const std::string ok = R"("memcpy": [{"bytes": 1, "seconds": 1}, {"bytes": 2, "seconds": 2}])";
+  fails("{\n\"pingpong\": [\n", "p.json:3: invalid JSON");
+  fails(R"({"pingpong": [{"bytes": 8, "seconds": 1}, {"bytes": 8, "seconds": 2}], )" + ok +
+            R"(, "barrier_seconds": 0})",
+        "pingpong[1].bytes: sizes must increase");
+  fails(R"({"pingpong": [{"bytes": 8, "seconds": 1}, {"bytes": 9}], )" + ok +
+            R"(, "barrier_seconds": 0})",
+        "pingpong[1]: missing field \"seconds\"");
+  fails(R"({"pingpong": [{"bytes": 8, "seconds": 1}, {"bytes": 9, "seconds": 1}], )" + ok + "}",
+        "missing field \"barrier_seconds\"");
+}
+
+struct Small {
+  Machine machine = testing::simpleMachine({4}, {false});
+  Box box = makeBox(machine, "4");
+  Router router{machine, box};
+};
+
+// CCS 0: 0->2 and 1->3 share link 1->2 (C = 2); CCS 1: 0->1 alone.
+Problem sharedLinkProblem() {
+  CcsSet sets;
+  sets.tasks = 4;
+  sets.sets = {{{0, 2, 1000}, {1, 3, 500}}, {{0, 1, 4000}}};
+  return makeProblem(sets);
+}
+
+TEST(Predict, CcsTimeIsTheSlowestMessageWithItsContentionAndExtraHops) {
+  const Small s;
+  const TimeModel model(line(), ModelKind::Piecewise, "t");
+  const PredictModel m{model, model, 1e-7};
+  const Problem problem = sharedLinkProblem();
+  const Prediction p = predict(problem, s.router, identityMapping(4, s.box), m, 0.5);
+  ASSERT_EQ(p.ccs.size(), 2u);
+  // 0->2: 2 hops, C 2 -> t(2000) + 1 hop latency; 1->3: t(1000) + 1e-7.
+  EXPECT_DOUBLE_EQ(p.ccs[0].seconds, model.seconds(2000) + 1e-7);
+  EXPECT_EQ(p.ccs[0].contention, 2);
+  EXPECT_EQ(p.ccs[0].busiestLink, 2);
+  EXPECT_DOUBLE_EQ(p.ccs[1].seconds, model.seconds(4000));
+  EXPECT_DOUBLE_EQ(p.communication, p.ccs[0].seconds + p.ccs[1].seconds);
+  EXPECT_DOUBLE_EQ(p.total, p.communication + 0.5);
+}
+
+TEST(Predict, BarrierPaysWhenTheNextCcsWouldShareLinksForLongerThanABarrier) {
+  const Small s;
+  const TimeModel model(line(), ModelKind::Piecewise, "t");
+  const PredictModel m{model, model, 0};
+  const Problem problem = sharedLinkProblem();  // 0->1 of CCS 1 overlaps link 0->1 of 0->2
+  const Mapping identity = identityMapping(4, s.box);
+  const auto cheap = barrierAdvice(problem, s.router, identity, m, 1e-9);
+  ASSERT_EQ(cheap.size(), 1u);
+  EXPECT_EQ(cheap[0].contentionAlone, 1);
+  EXPECT_EQ(cheap[0].contentionOverlapped, 2);
+  EXPECT_DOUBLE_EQ(cheap[0].penalty, model.seconds(8000) - model.seconds(4000));
+  EXPECT_TRUE(cheap[0].pays);
+  EXPECT_FALSE(barrierAdvice(problem, s.router, identity, m, 1.0)[0].pays);
+  // Placed so that CCS 1 runs the + way and CCS 0 the - way, the CCSs share no link.
+  const Mapping apart{{2, 3, 1, 0}};
+  const auto none = barrierAdvice(problem, s.router, apart, m, 1e-9);
+  EXPECT_EQ(none[0].contentionOverlapped, none[0].contentionAlone);
+  EXPECT_FALSE(none[0].pays);
+}
+
+TEST(Predict, LocalWorkIsTheBusiestRanksComputeAndCopies) {
+  const Trace t = testing::traceFromText(
+      "tac3map-trace 1\nranks 2\n0 compute 0.25\n0 copy 1000\n1 compute 0.1\n0 send 1 8\n"
+      "1 recv 0 8\n1 compute 0.2\n");
+  const TimeModel copy({{0, 0.0}, {1000, 0.5}}, ModelKind::Piecewise, "copy");
+  EXPECT_DOUBLE_EQ(localWorkSeconds(t, copy), 0.75);
+  EXPECT_EQ(extractCcs(t).communicationCount(), 1u);  // local work does not change the CCSs
+}
+
+}  // namespace
+}  // namespace tac3map
