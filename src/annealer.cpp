@@ -35,8 +35,7 @@ constexpr std::uint64_t kCheckEvery = 4096;
 // partner). A local pick may be the task's own node; the caller skips such a trial.
 class MovePicker {
  public:
-  MovePicker(const Placement& placement, const Problem& problem, const Router& router,
-             bool local)
+  MovePicker(const Placement& placement, const Problem& problem, const Router& router, bool local)
       : placement_(placement), problem_(problem), router_(router), local_(local) {}
 
   int pick(int task, int from, Rng& rng) const {

@@ -76,8 +76,8 @@ Tac3Objective::Tac3Objective(const Problem& problem, const Router& router, const
   std::size_t mostIncident = 0;
   for (int task = 0; task < problem.tasks; ++task)
     mostIncident = std::max<std::size_t>(
-        mostIncident, static_cast<std::size_t>(placement_.incidentEnd(task) -
-                                               placement_.incidentBegin(task)));
+        mostIncident,
+        static_cast<std::size_t>(placement_.incidentEnd(task) - placement_.incidentBegin(task)));
   touched_.resize(2 * 2 * mostIncident * static_cast<std::size_t>(router.longestRoute()) + 1);
 }
 

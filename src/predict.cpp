@@ -16,8 +16,8 @@ Loads loadsOf(const Problem& problem, const Router& router, const Mapping& mappi
   Loads loads;
   loads.perCcs.resize(problem.ccsCount);
   for (std::size_t c = 0; c < problem.communicationCount(); ++c) {
-    loads.routes.push_back(router.route(mapping.nodeOfTask[problem.src[c]],
-                                        mapping.nodeOfTask[problem.dst[c]]));
+    loads.routes.push_back(
+        router.route(mapping.nodeOfTask[problem.src[c]], mapping.nodeOfTask[problem.dst[c]]));
     for (LinkId l : loads.routes.back()) ++loads.perCcs[problem.ccs[c]][l];
   }
   return loads;

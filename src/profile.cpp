@@ -54,7 +54,9 @@ Profile parseProfile(const std::string& text, const std::string& source) {
   return p;
 }
 
-Profile loadProfile(const std::string& path) { return parseProfile(readWholeFile(path), path); }
+Profile loadProfile(const std::string& path) {
+  return parseProfile(readWholeFile(path), path);
+}
 
 std::string formatProfile(const Profile& p) {
   const json doc = {{"name", p.name},

@@ -12,11 +12,20 @@ std::string escaped(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -50,9 +59,7 @@ struct Geometry {
 
   double x(int column) const { return left + column * cell + (column / innerColumns) * gap; }
   double y(int row) const { return top + row * cell + (row / innerRows) * gap; }
-  double width() const {
-    return layout.columns * cell + (layout.columns - 1) / innerColumns * gap;
-  }
+  double width() const { return layout.columns * cell + (layout.columns - 1) / innerColumns * gap; }
   double height() const { return layout.rows * cell + (layout.rows - 1) / innerRows * gap; }
 };
 
@@ -123,10 +130,21 @@ std::string renderSvg(const Machine& machine, const Box& box, const Router& rout
     while (first < axes.size() && axes[first] < outerAxes) ++first;
     return product(box, axes, first);
   };
+  // "Z1 X0": the outer coordinates of the group-th inner group along `axes` (outer to inner).
+  const auto groupLabel = [&](const std::vector<int>& axes, int group) {
+    std::string text;
+    for (auto a = axes.rbegin(); a != axes.rend(); ++a) {
+      if (*a >= outerAxes) continue;
+      text = escaped(machine.axes[*a].name) + std::to_string(group % box.shape[*a]) +
+             (text.empty() ? "" : " ") + text;
+      group /= box.shape[*a];
+    }
+    return text;
+  };
   const int longest = std::max(layout.columns, layout.rows);
   const double cell = std::clamp(640.0 / longest, 6.0, 24.0);
-  Geometry g{layout, cell, cell * 0.5, innerCount(layout.columnAxes),
-             innerCount(layout.rowAxes), 40.0, 48.0};
+  Geometry g{layout, cell, cell * 0.5, innerCount(layout.columnAxes), innerCount(layout.rowAxes),
+             40.0,   48.0};
   const bool labels = cell >= 14;
   const double panelWidth = g.width() + g.left + 20, panelHeight = g.height() + g.top + 24;
   const int panels = options.aggregateOnly ? 1 : problem.ccsCount + 1;
@@ -140,8 +158,8 @@ std::string renderSvg(const Machine& machine, const Box& box, const Router& rout
       << number(height) << "\" viewBox=\"0 0 " << number(width) << " " << number(height)
       << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      << "<text x=\"10\" y=\"18\" font-size=\"14\" font-weight=\"bold\">"
-      << escaped(options.title) << "</text>\n";
+      << "<text x=\"10\" y=\"18\" font-size=\"14\" font-weight=\"bold\">" << escaped(options.title)
+      << "</text>\n";
   // Legend: what the colours and the layout mean.
   const auto axisNames = [&](const std::vector<int>& axes) {
     std::string text;
@@ -180,8 +198,7 @@ std::string renderSvg(const Machine& machine, const Box& box, const Router& rout
       svg << "<g class=\"panel\" data-mapping=\"" << m << "\" data-ccs=\"" << ccsId
           << "\" transform=\"translate(" << number(ox) << "," << number(oy) << ")\">\n"
           << "<text x=\"0\" y=\"14\" font-weight=\"bold\">" << escaped(mappings[m].label) << " - "
-          << (all ? std::string("all CCSs (largest load per link)")
-                  : "CCS " + std::to_string(p))
+          << (all ? std::string("all CCSs (largest load per link)") : "CCS " + std::to_string(p))
           << ", busiest link: " << worst << "</text>\n";
       // Outer coordinates above each inner group of columns and left of each group of rows.
       // Label every group where there is room, else every k-th (text ~6.5 px a character).
@@ -189,28 +206,12 @@ std::string renderSvg(const Machine& machine, const Box& box, const Router& rout
       const int labelEvery =
           std::max(1, static_cast<int>(std::ceil(6.5 * 4 * outerAxes / groupWidth)));
       for (int column = 0; column < layout.columns; column += g.innerColumns * labelEvery) {
-        std::string text;
-        int rest = column / g.innerColumns;
-        for (auto a = layout.columnAxes.rbegin(); a != layout.columnAxes.rend(); ++a) {
-          if (*a >= outerAxes) continue;
-          text = escaped(machine.axes[*a].name) + std::to_string(rest % box.shape[*a]) +
-                 (text.empty() ? "" : " ") + text;
-          rest /= box.shape[*a];
-        }
         svg << "<text x=\"" << number(g.x(column)) << "\" y=\"" << number(g.top - 6) << "\">"
-            << text << "</text>\n";
+            << groupLabel(layout.columnAxes, column / g.innerColumns) << "</text>\n";
       }
       for (int row = 0; row < layout.rows; row += g.innerRows) {
-        std::string text;
-        int rest = row / g.innerRows;
-        for (auto a = layout.rowAxes.rbegin(); a != layout.rowAxes.rend(); ++a) {
-          if (*a >= outerAxes) continue;
-          text = escaped(machine.axes[*a].name) + std::to_string(rest % box.shape[*a]) +
-                 (text.empty() ? "" : " ") + text;
-          rest /= box.shape[*a];
-        }
-        svg << "<text x=\"0\" y=\"" << number(g.y(row) + cell * 0.7) << "\">" << text
-            << "</text>\n";
+        svg << "<text x=\"0\" y=\"" << number(g.y(row) + cell * 0.7) << "\">"
+            << groupLabel(layout.rowAxes, row / g.innerRows) << "</text>\n";
       }
       for (int node = 0; node < box.nodeCount; ++node) {
         const GridPlace& at = layout.place[node];

@@ -332,7 +332,6 @@ TEST_F(Cli, UnwritableOutputLeavesNothing) {
   EXPECT_TRUE(outputEmpty());
 }
 
-
 namespace sweep {
 
 std::vector<nlohmann::json> lines(const std::string& path) {
@@ -396,10 +395,10 @@ TEST_F(Cli, SweepResumesAfterAKillAndSkipsWhatIsDone) {
 
 TEST_F(Cli, SweepRecordsFailuresAndExitsNonZero) {
   // 64 tasks cannot run on 48 nodes; the other box still runs.
-  const std::string specFile = file(
-      "spec.json", R"({"traces": [")" + sourcePath("examples/cg64-sendrecv.trace") +
-                       R"("], "machines": [")" + sourcePath("topologies/fx10.json") +
-                       R"("], "boxes": ["1x1x4x2x3x2", "2x2x2x2x3x2"],
+  const std::string specFile =
+      file("spec.json", R"({"traces": [")" + sourcePath("examples/cg64-sendrecv.trace") +
+                            R"("], "machines": [")" + sourcePath("topologies/fx10.json") +
+                            R"("], "boxes": ["1x1x4x2x3x2", "2x2x2x2x3x2"],
                         "objectives": ["tofu-default"]})");
   const Outcome r = run("sweep " + specFile + " -o " + out("r.jsonl") + " --quiet");
   EXPECT_EQ(r.exitCode, 1);
@@ -418,12 +417,11 @@ TEST_F(Cli, SweepRecordsFailuresAndExitsNonZero) {
 TEST_F(Cli, SweepRejectsBadSpecsWithOneLine) {
   const std::string broken = file("broken.json", "{\n  \"objectives\": [\n}");
   expectCleanFailure("sweep " + broken + " -o " + out("r.jsonl"), "broken.json:3: invalid JSON");
-  const std::string unknown = file(
-      "unknown.json", R"({"traces": ["t"], "machines": ["m"], "boxes": ["1"],
+  const std::string unknown =
+      file("unknown.json", R"({"traces": ["t"], "machines": ["m"], "boxes": ["1"],
                           "objectives": ["tac3", "fastest"]})");
   expectCleanFailure("sweep " + unknown + " -o " + out("r.jsonl"), "objectives[1]: 'fastest'");
-  const std::string typo = file(
-      "typo.json", R"({"traces": ["t"], "machines": ["m"], "boxes": ["1"],
+  const std::string typo = file("typo.json", R"({"traces": ["t"], "machines": ["m"], "boxes": ["1"],
                        "objectives": ["tac3"], "schedules": [{"tzero": 1}]})");
   expectCleanFailure("sweep " + typo + " -o " + out("r.jsonl"), "schedules[0].tzero");
 }
@@ -442,8 +440,8 @@ TEST_F(Cli, VizWritesAnSvgWithOnePanelPerCcsAndMapping) {
   EXPECT_NE(svg.find("tofu-default - CCS 3"), std::string::npos);
   EXPECT_NE(svg.find("identity - all CCSs"), std::string::npos);
   // --aggregate-only: one panel per mapping.
-  ASSERT_EQ(run("viz " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " identity --aggregate-only -o " +
-                out("a.svg"))
+  ASSERT_EQ(run("viz " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 +
+                " identity --aggregate-only -o " + out("a.svg"))
                 .exitCode,
             0);
   const std::string one = slurp(out("a.svg"));
@@ -452,12 +450,12 @@ TEST_F(Cli, VizWritesAnSvgWithOnePanelPerCcsAndMapping) {
 
 TEST_F(Cli, VizRejectsABadMappingWithoutWriting) {
   const std::string bad = file("bad.map", "# tac3map mapping 1\n0 0 0 0 0 0 0\n");
-  expectCleanFailure("viz " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " " + bad + " -o " +
-                         out("m.svg"),
-                     "bad.map");
-  expectCleanFailure("viz " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " random:x -o " +
-                         out("m.svg"),
-                     "random:SEED");
+  expectCleanFailure(
+      "viz " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " " + bad + " -o " + out("m.svg"),
+      "bad.map");
+  expectCleanFailure(
+      "viz " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " random:x -o " + out("m.svg"),
+      "random:SEED");
 }
 
 TEST_F(Cli, PredictSumsCcsTimesAndScoreShowsTheSameTotal) {
@@ -486,8 +484,8 @@ TEST_F(Cli, PredictSumsCcsTimesAndScoreShowsTheSameTotal) {
 
 TEST_F(Cli, PredictRejectsABrokenProfileWithOneLine) {
   const std::string bad = file("p.json", "{\"pingpong\": [{\"bytes\": 8}]}");
-  const Outcome r = run("predict " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 +
-                        " identity --profile " + bad);
+  const Outcome r =
+      run("predict " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " identity --profile " + bad);
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_NE(r.err.find("p.json: pingpong: expected a list of at least two"), std::string::npos)
       << r.err;

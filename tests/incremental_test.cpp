@@ -86,8 +86,8 @@ void randomMoves(const Machine& machine, const std::string& shape, int tasks, bo
       ASSERT_GE(static_cast<double>(rise), limit);
       ASSERT_EQ(engine.placement().nodeOfTask(), before.nodeOfTask);
     } else if (inspect) {
-      check(engine.proposedValue(), engine.proposedSecondary(), evaluateExact(problem, router, after),
-            problem, router, after);
+      check(engine.proposedValue(), engine.proposedSecondary(),
+            evaluateExact(problem, router, after), problem, router, after);
     }
     if (kept && rng.below(3) != 0) {
       engine.commit();
@@ -128,13 +128,13 @@ TEST(Incremental, Tac3EqualsReferenceAfterEveryMove) {
       for (std::size_t budget : {Router::kDefaultCacheBudget, std::size_t{0}}) {
         SCOPED_TRACE(c.shape + (unequal ? " unequal" : " equal") +
                      (budget ? " cached" : " walked"));
-        randomMoves<Tac3Objective>(c.machine, c.shape, c.tasks, unequal, budget,
-                                   [](std::uint64_t value, std::uint64_t secondary,
-                                      const ExactScores& ref, const Problem& p, const Router& r,
-                                      const Mapping& m) {
-                                     ASSERT_EQ(value, ref.tac3ByteCounts);
-                                     ASSERT_EQ(secondary, referenceSharedPairs(p, r, m));
-                                   });
+        randomMoves<Tac3Objective>(
+            c.machine, c.shape, c.tasks, unequal, budget,
+            [](std::uint64_t value, std::uint64_t secondary, const ExactScores& ref,
+               const Problem& p, const Router& r, const Mapping& m) {
+              ASSERT_EQ(value, ref.tac3ByteCounts);
+              ASSERT_EQ(secondary, referenceSharedPairs(p, r, m));
+            });
       }
 }
 

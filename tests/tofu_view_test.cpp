@@ -42,8 +42,7 @@ TEST(TofuView, GridRingVisitsEveryCellOnceOneHopPerStepAndClosesWhenACycleExists
             ASSERT_TRUE(adjacent(ring.cells[i - 1], ring.cells[i], u, uw, v, vw)) << i;
           const bool line = u == 1 || v == 1;
           const bool cycleExists =
-              line ? u * v <= 2 || (u == 1 ? vw : uw)
-                   : u % 2 == 0 || v % 2 == 0 || uw || vw;
+              line ? u * v <= 2 || (u == 1 ? vw : uw) : u % 2 == 0 || v % 2 == 0 || uw || vw;
           EXPECT_EQ(ring.closed, cycleExists);
           if (ring.closed && u * v > 1) {
             EXPECT_TRUE(adjacent(ring.cells.back(), ring.cells.front(), u, uw, v, vw));

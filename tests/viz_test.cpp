@@ -8,8 +8,8 @@
 #include <set>
 #include <sstream>
 
-#include "tac3map/cg_pattern.hpp"
 #include "tac3map/ccs.hpp"
+#include "tac3map/cg_pattern.hpp"
 #include "tac3map/trace.hpp"
 #include "test_support.hpp"
 
@@ -120,8 +120,7 @@ TEST(Viz, SvgIsWellFormedAndCarriesEachCcsLoads) {
   for (std::string line; std::getline(lines, line);) {
     std::smatch m;
     if (std::regex_search(line, m, panel)) mapping = m[1], ccs = m[2];
-    if (std::regex_search(line, m, link))
-      shown[{mapping, ccs}][std::stoi(m[1])] = std::stoi(m[2]);
+    if (std::regex_search(line, m, link)) shown[{mapping, ccs}][std::stoi(m[1])] = std::stoi(m[2]);
     if (std::regex_search(line, m, node) && ccs == "0")
       tasks[mapping][std::stoi(m[1])] = std::stoi(m[2]);
   }
@@ -132,8 +131,8 @@ TEST(Viz, SvgIsWellFormedAndCarriesEachCcsLoads) {
     std::map<LinkId, int> worst;
     const Mapping& m = mappings[k].mapping;
     for (std::size_t c = 0; c < cg.problem.communicationCount(); ++c)
-      for (LinkId l : cg.router.route(m.nodeOfTask[cg.problem.src[c]],
-                                      m.nodeOfTask[cg.problem.dst[c]]))
+      for (LinkId l :
+           cg.router.route(m.nodeOfTask[cg.problem.src[c]], m.nodeOfTask[cg.problem.dst[c]]))
         ++expected[cg.problem.ccs[c]][l];
     for (int t = 0; t < cg.problem.ccsCount; ++t) {
       EXPECT_EQ((shown[{id, std::to_string(t)}]), expected[t]) << "mapping " << k << " ccs " << t;

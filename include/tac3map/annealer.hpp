@@ -55,7 +55,7 @@ struct SearchResult {
   std::uint64_t trials = 0;
   std::uint64_t accepted = 0;
   double seconds = 0.0;  // of the trials (not of building the engine's state)
-  std::string stopped;  // "schedule", "lower-bound", "time-limit", "nothing-to-optimize"
+  std::string stopped;   // "schedule", "lower-bound", "time-limit", "nothing-to-optimize"
 };
 
 SearchResult anneal(const Problem& problem, const Router& router, ObjectiveKind objective,

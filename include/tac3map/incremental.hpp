@@ -303,8 +303,7 @@ bool Tac3Objective::propose(int task, int node, Limit&& limit) {
         slack -= static_cast<std::int64_t>(cost_[t] - bound_[t]);
         // Whether a new cost of t of at least `cost` makes the rise certainly too large.
         const auto tooHigh = [&](std::uint64_t cost) {
-          const std::int64_t atLeast =
-              delta_ + static_cast<std::int64_t>(cost - cost_[t]) - slack;
+          const std::int64_t atLeast = delta_ + static_cast<std::int64_t>(cost - cost_[t]) - slack;
           return atLeast > 0 && static_cast<double>(atLeast) >= limit();
         };
         if (segment.multiClass) {
@@ -323,8 +322,8 @@ bool Tac3Objective::propose(int task, int node, Limit&& limit) {
 }
 
 template <class TooHigh>
-bool Tac3Objective::evaluateSingleClass(int t, const int* first, const int* last,
-                                        Segment& segment, TooHigh&& tooHigh) {
+bool Tac3Objective::evaluateSingleClass(int t, const int* first, const int* last, Segment& segment,
+                                        TooHigh&& tooHigh) {
   const std::uint32_t base = static_cast<std::uint32_t>(t) * static_cast<std::uint32_t>(links_);
   std::uint32_t* load = load_.data() + base;
   Stamp* seen = seen_.data();

@@ -23,11 +23,11 @@
 #include "tac3map/mapping.hpp"
 #include "tac3map/objective.hpp"
 #include "tac3map/patterns.hpp"
+#include "tac3map/predict.hpp"
+#include "tac3map/profile.hpp"
 #include "tac3map/routing.hpp"
 #include "tac3map/tofu_view.hpp"
 #include "tac3map/trace.hpp"
-#include "tac3map/predict.hpp"
-#include "tac3map/profile.hpp"
 #include "tac3map/viz.hpp"
 
 namespace tac3map::cli {
@@ -296,9 +296,8 @@ int runPredict(const PredictOptionsCli& o) {
         << " s):\nafter_ccs  C_alone  C_overlapped  penalty[s]  advice\n";
     for (const BarrierAdvice& a : advice) {
       char line[160];
-      std::snprintf(line, sizeof line, "%-10d %-8d %-13d %-11.4g %s\n", a.after,
-                    a.contentionAlone, a.contentionOverlapped, a.penalty,
-                    a.pays ? "insert a barrier" : "no barrier");
+      std::snprintf(line, sizeof line, "%-10d %-8d %-13d %-11.4g %s\n", a.after, a.contentionAlone,
+                    a.contentionOverlapped, a.penalty, a.pays ? "insert a barrier" : "no barrier");
       out << line;
     }
   }
@@ -315,8 +314,7 @@ int runViz(const VizOptionsCli& o) {
   options.title = job.machine.name + " box " + job.box.shapeText() + ", " + o.input.trace + " (" +
                   std::to_string(job.sets.sets.size()) + " CCS)";
   // One panel per CCS stays readable up to about a thousand nodes and a dozen CCSs.
-  options.aggregateOnly =
-      o.aggregateOnly || job.box.nodeCount > 1500 || job.sets.sets.size() > 16;
+  options.aggregateOnly = o.aggregateOnly || job.box.nodeCount > 1500 || job.sets.sets.size() > 16;
   StagedFile file(o.output,
                   renderSvg(job.machine, job.box, job.router, job.problem, mappings, options));
   file.commit();

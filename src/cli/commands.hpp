@@ -47,7 +47,7 @@ struct ScoreOptions {
   BoxInput box;
   std::vector<std::string> mappings;
   std::string format = "table";
-  bool json = false;  // the same as --format json
+  bool json = false;    // the same as --format json
   std::string profile;  // adds the predicted time
   std::string model = "piecewise";
 };

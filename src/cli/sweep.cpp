@@ -39,7 +39,7 @@ struct Entry {
   std::uint64_t seed = 0;
   Schedule schedule;
   int chains = 1;
-  json key;       // what identifies the entry in the output file
+  json key;  // what identifies the entry in the output file
 };
 
 struct Spec {
@@ -108,7 +108,7 @@ Schedule readSchedule(const json& object, const std::string& where, const std::s
   } catch (const InputError& e) {
     failIn(source, where + ": " + e.what());
   }
-  filled = {{"t0", s.t0},           {"t_end", s.tEnd},          {"trials", s.trialsPerTemperature},
+  filled = {{"t0", s.t0},           {"t_end", s.tEnd},           {"trials", s.trialsPerTemperature},
             {"cooling", s.cooling}, {"early_stop", s.earlyStop}, {"time_limit", s.timeLimit},
             {"moves", moves}};
   return s;
@@ -135,7 +135,9 @@ void addCases(const json& traces, const json& machines, const json& boxes,
       }
 }
 
-json singleton(const json& value) { return value.is_array() ? value : json::array({value}); }
+json singleton(const json& value) {
+  return value.is_array() ? value : json::array({value});
+}
 
 Spec readSpec(const std::string& path) {
   const json doc = loadJson(path);
@@ -352,9 +354,9 @@ int runSweep(const SweepOptions& o) {
   int failed = 0, finished = 0;
   const bool log = !o.quiet;
   if (log)
-    std::cerr << "sweep: " << spec.entries.size() << " entries, " << spec.entries.size() - pending.size()
-              << " already done, " << pending.size() << " to run on " << o.threads
-              << " threads\n";
+    std::cerr << "sweep: " << spec.entries.size() << " entries, "
+              << spec.entries.size() - pending.size() << " already done, " << pending.size()
+              << " to run on " << o.threads << " threads\n";
   const auto record = [&](const Entry& e, json result, const std::string& error) {
     result["key"] = e.key;
     result["status"] = error.empty() ? "ok" : "error";
