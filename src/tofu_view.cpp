@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "tac3map/error.hpp"
+#include "tac3map/rankmap.hpp"
 
 namespace tac3map {
 namespace {
@@ -103,7 +104,7 @@ Mapping tofuDefaultMapping(int tasks, const Machine& machine, const Box& box) {
 }
 
 Mapping resolveMapping(const std::string& nameOrFile, const Machine& machine, const Box& box,
-                       int tasks) {
+                       int tasks, const NodeTable* table) {
   if (nameOrFile == "identity") return identityMapping(tasks, box);
   if (nameOrFile == "tofu-default") return tofuDefaultMapping(tasks, machine, box);
   const std::string prefix = "random:";
@@ -115,7 +116,7 @@ Mapping resolveMapping(const std::string& nameOrFile, const Machine& machine, co
       throw InputError("mapping name '" + nameOrFile + "': expected random:SEED, SEED an integer");
     return randomMapping(tasks, box, seed);
   }
-  return readMapping(nameOrFile, box, tasks);
+  return readRankMap(nameOrFile, machine, box, tasks, table);
 }
 
 }  // namespace tac3map

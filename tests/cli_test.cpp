@@ -491,5 +491,37 @@ TEST_F(Cli, PredictRejectsABrokenProfileWithOneLine) {
       << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
+
+TEST_F(Cli, MapWritesLauncherFilesThatScoreReadsBack) {
+  // A node table of the whole box with host names.
+  std::string table;
+  const Box box = makeBox(testing::fx10(), "2x2x2x2x3x2");
+  for (int node = 0; node < box.nodeCount; ++node) {
+    for (int c : box.coordinatesOf(node)) table += std::to_string(c) + " ";
+    table += "host=node" + std::to_string(node) + "\n";
+  }
+  const std::string nodes = " --nodes " + file("nodes.txt", table);
+  const std::string base = kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + nodes;
+  ASSERT_EQ(run("map " + base + " --trials 50 -o " + out("a.map")).exitCode, 0);
+  const Outcome reference = run("score " + base + " --json " + out("a.map"));
+  for (const std::string format :
+       {"json", "fujitsu-vcoord", "openmpi-rankfile", "slurm-hostfile"}) {
+    const Outcome r =
+        run("map " + base + " --trials 50 --map-format " + format + " -o " + out("b.map"));
+    ASSERT_EQ(r.exitCode, 0) << format << ": " << r.err;
+    const Outcome again = run("score " + base + " --json " + out("b.map"));
+    ASSERT_EQ(again.exitCode, 0) << format << ": " << again.err;
+    EXPECT_EQ(nlohmann::json::parse(again.out)[0]["scores"],
+              nlohmann::json::parse(reference.out)[0]["scores"])
+        << format;
+  }
+  EXPECT_EQ(slurp(out("b.map")).substr(0, 4), "node");  // slurm: host names, rank order
+  // Without the table a host-based format cannot be written; nothing is left behind.
+  const Outcome r = run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 +
+                        " --map-format slurm-hostfile -o " + out("c.map"));
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("needs host names"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out("c.map")));
+}
 }  // namespace
 }  // namespace tac3map

@@ -39,8 +39,11 @@ LogicalTorus tofuLogicalTorus(const Machine& machine, const Box& box);
 // Rank k on the k-th logical position, logical X fastest.
 Mapping tofuDefaultMapping(int tasks, const Machine& machine, const Box& box);
 
-// A mapping by name or file: "identity", "random:SEED", "tofu-default", else a mapping file.
+struct NodeTable;
+
+// A mapping by name or file: "identity", "random:SEED", "tofu-default", else a rank-map file
+// of any format (rankmap.hpp; host-based formats need the node table).
 Mapping resolveMapping(const std::string& nameOrFile, const Machine& machine, const Box& box,
-                       int tasks);
+                       int tasks, const NodeTable* table = nullptr);
 
 }  // namespace tac3map

@@ -51,7 +51,7 @@ double peakMemoryMiB() {
 Mapping initialMapping(const MapOptions& o, const Job& job) {
   const int tasks = job.sets.tasks;
   if (o.init == "random") return randomMapping(tasks, job.box, o.seed);
-  return resolveMapping(o.init, job.machine, job.box, tasks);
+  return job.mapping(o.init);
 }
 
 json coordinatesJson(const Mapping& mapping, const Box& box) {
@@ -120,6 +120,10 @@ int runMap(const MapOptions& o) {
   checkSchedule(schedule);
   const Job job(o.box, o.input);
   const Mapping initial = initialMapping(o, job);
+  const MapFormat mapFormat = parseMapFormat(o.mapFormat);
+  // Fail before the search if the output format cannot be written (no host names, ...).
+  if (mapFormat != MapFormat::CrayRankOrder)
+    writeRankMap(mapFormat, initial, job.machine, job.box, job.nodeTable());
   Progress progress;
   ChainsResult run;
   {
@@ -153,7 +157,8 @@ int runMap(const MapOptions& o) {
   }
 
   std::vector<StagedFile> outputs;
-  outputs.emplace_back(o.output, formatMapping(winner.best, job.machine, job.box));
+  outputs.emplace_back(o.output,
+                       writeRankMap(mapFormat, winner.best, job.machine, job.box, job.nodeTable()));
   if (!o.report.empty()) {
     json report = {
         {"machine", job.machine.name},
@@ -208,7 +213,7 @@ int runScore(const ScoreOptions& o) {
   std::vector<Mapping> mappings;
   std::vector<Scores> scores;
   for (const std::string& name : o.mappings) {
-    mappings.push_back(resolveMapping(name, job.machine, job.box, job.sets.tasks));
+    mappings.push_back(job.mapping(name));
     scores.push_back(job.score(mappings.back()));
   }
   std::vector<double> predicted;
@@ -233,7 +238,7 @@ int runPredict(const PredictOptionsCli& o) {
   const TimeModel message(profile.pingpong, kind, profile.source + ": pingpong");
   const TimeModel copy(profile.memcpy, kind, profile.source + ": memcpy");
   const PredictModel model{message, copy, job.machine.hopLatency};
-  const Mapping mapping = resolveMapping(o.mapping, job.machine, job.box, job.sets.tasks);
+  const Mapping mapping = job.mapping(o.mapping);
   const Prediction p =
       predict(job.problem, job.router, mapping, model, localWorkSeconds(job.trace, copy));
   std::vector<BarrierAdvice> advice;
@@ -308,8 +313,7 @@ int runViz(const VizOptionsCli& o) {
   const Job job(o.box, o.input);
   std::vector<VizMapping> mappings;
   for (const std::string& name : {o.mapping, o.compare})
-    if (!name.empty())
-      mappings.push_back({name, resolveMapping(name, job.machine, job.box, job.sets.tasks)});
+    if (!name.empty()) mappings.push_back({name, job.mapping(name)});
   VizOptions options;
   options.title = job.machine.name + " box " + job.box.shapeText() + ", " + o.input.trace + " (" +
                   std::to_string(job.sets.sets.size()) + " CCS)";

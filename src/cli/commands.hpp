@@ -24,6 +24,7 @@ struct BoxInput {
   std::string machine;
   std::string shape;
   std::string offset;
+  std::string nodes;  // node table (rankmap.hpp), optional
 };
 
 struct MapOptions {
@@ -39,6 +40,7 @@ struct MapOptions {
   int threads = 1;
   bool quiet = false;
   std::string output;
+  std::string mapFormat = "coords";
   std::string report;
 };
 

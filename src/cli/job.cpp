@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "tac3map/tofu_view.hpp"
+
 namespace tac3map::cli {
 
 Trace loadTrace(const TraceInput& input) {
@@ -24,6 +26,11 @@ Job::Job(const BoxInput& boxInput, const TraceInput& traceInput)
       problem(makeProblem(sets)),
       router(machine, box) {
   checkTasksFit(sets.tasks, box, trace.source + ":" + std::to_string(trace.ranksLine));
+  if (!boxInput.nodes.empty()) nodes = readNodeTable(boxInput.nodes, machine, box);
+}
+
+Mapping Job::mapping(const std::string& nameOrFile) const {
+  return resolveMapping(nameOrFile, machine, box, sets.tasks, nodeTable());
 }
 
 }  // namespace tac3map::cli

@@ -1,11 +1,14 @@
 // A job as the commands see it: machine, box, trace, CCSs and routes, read and checked once.
 #pragma once
 
+#include <optional>
+
 #include "commands.hpp"
 #include "tac3map/ccs.hpp"
 #include "tac3map/machine.hpp"
 #include "tac3map/mapping.hpp"
 #include "tac3map/objective.hpp"
+#include "tac3map/rankmap.hpp"
 #include "tac3map/routing.hpp"
 #include "tac3map/trace.hpp"
 
@@ -21,8 +24,13 @@ struct Job {
   CcsSet sets;
   Problem problem;
   Router router;
+  std::optional<NodeTable> nodes;
 
   Job(const BoxInput& boxInput, const TraceInput& traceInput);
+
+  const NodeTable* nodeTable() const { return nodes ? &*nodes : nullptr; }
+  // A mapping file of any format, or a name (identity, random:SEED, tofu-default).
+  Mapping mapping(const std::string& nameOrFile) const;
 
   Scores score(const Mapping& mapping) const {
     return evaluate(problem, router, mapping, machine.linkBandwidth);

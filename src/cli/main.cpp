@@ -25,6 +25,9 @@ void addBoxOptions(CLI::App& app, BoxInput& box) {
       ->required();
   app.add_option("--shape,-s", box.shape, "the job's box, e.g. 2x2x2x2x3x2")->required();
   app.add_option("--offset", box.offset, "the box's origin on the machine, e.g. 0,0,0,0,0,0");
+  app.add_option("--nodes", box.nodes,
+                 "node table: the job's nodes with host names / logical coordinates "
+                 "(for host-based rank maps)");
 }
 
 }  // namespace
@@ -74,6 +77,13 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   mapCmd->add_flag("--quiet,-q", map.quiet, "no progress line on the terminal");
   mapCmd->add_option("--output,-o", map.output, "mapping file to write")->required();
+  mapCmd
+      ->add_option("--map-format", map.mapFormat,
+                   "format of -o: coords | json | fujitsu-vcoord | openmpi-rankfile | "
+                   "slurm-hostfile | cray-rank-order | bgq-mapfile")
+      ->check(CLI::IsMember({"coords", "json", "fujitsu-vcoord", "openmpi-rankfile",
+                             "slurm-hostfile", "cray-rank-order", "bgq-mapfile"}))
+      ->capture_default_str();
   mapCmd->add_option("--report", map.report, "JSON report to write");
 
   ScoreOptions score;

@@ -274,7 +274,7 @@ std::map<std::string, json> readDone(const std::string& path) {
 json runEntry(const Entry& e, const Job& job) {
   json result = {{"key", e.key}};
   if (e.baseline) {
-    const Mapping mapping = resolveMapping(e.objective, job.machine, job.box, job.sets.tasks);
+    const Mapping mapping = job.mapping(e.objective);
     result["scores"] = scoresJson(job.score(mapping));
     return result;
   }
@@ -384,7 +384,7 @@ int runSweep(const SweepOptions& o) {
     std::call_once(built[c], [&] {
       const Case& where = spec.cases[c];
       try {
-        jobs[c] = std::make_unique<Job>(BoxInput{where.machine, where.shape, where.offset},
+        jobs[c] = std::make_unique<Job>(BoxInput{where.machine, where.shape, where.offset, ""},
                                         TraceInput{where.trace, spec.iteration, spec.eagerSends});
       } catch (const std::exception& e) {
         jobErrors[c] = e.what();

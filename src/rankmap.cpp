@@ -1,0 +1,424 @@
+#include "tac3map/rankmap.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tac3map/error.hpp"
+#include "tac3map/json_input.hpp"
+#include "tac3map/tofu_view.hpp"
+
+namespace tac3map {
+namespace {
+
+using nlohmann::json;
+
+struct Named {
+  const char* name;
+  MapFormat format;
+};
+const Named kFormats[] = {{"coords", MapFormat::Coords},
+                          {"json", MapFormat::Json},
+                          {"fujitsu-vcoord", MapFormat::FujitsuVcoord},
+                          {"openmpi-rankfile", MapFormat::OpenmpiRankfile},
+                          {"slurm-hostfile", MapFormat::SlurmHostfile},
+                          {"cray-rank-order", MapFormat::CrayRankOrder},
+                          {"bgq-mapfile", MapFormat::BgqMapfile}};
+
+bool parseInt(const std::string& word, long long& value) {
+  const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
+  return error == std::errc() && end == word.data() + word.size();
+}
+
+std::vector<int> parseInts(const std::string& text, char separator, const std::string& source,
+                           std::size_t line, const std::string& what) {
+  std::vector<int> values;
+  std::stringstream in(text);
+  std::string word;
+  while (std::getline(in, word, separator)) {
+    long long value = 0;
+    if (!parseInt(word, value)) failAt(source, line, what + ": '" + word + "' is not an integer");
+    values.push_back(static_cast<int>(value));
+  }
+  return values;
+}
+
+// Box node of machine coordinates, or -1 outside the box.
+int boxNodeOf(const Machine& machine, const Box& box, const std::vector<int>& coordinates) {
+  std::vector<int> relative(coordinates.size());
+  for (int a = 0; a < box.axisCount(); ++a) {
+    const int size = machine.axes[a].size;
+    if (coordinates[a] < 0 || coordinates[a] >= size) return -1;
+    relative[a] = (coordinates[a] - box.offset[a] + size) % size;
+    if (relative[a] >= box.shape[a]) return -1;
+  }
+  return box.nodeAt(relative);
+}
+
+// Logical coordinates of every box node: from the table when it has them (then on every
+// line), else the Tofu logical view.
+std::vector<std::vector<int>> logicalCoordinates(const Machine& machine, const Box& box,
+                                                 const NodeTable* table) {
+  const bool fromTable =
+      table && std::any_of(table->nodes.begin(), table->nodes.end(),
+                           [&](int node) { return !table->logical[node].empty(); });
+  if (fromTable) {
+    for (int node : table->nodes)
+      if (table->logical[node].empty())
+        failIn(table->source, "fujitsu-vcoord needs logical=X,Y,Z on every node line");
+    return table->logical;
+  }
+  const LogicalTorus view = tofuLogicalTorus(machine, box);
+  std::vector<std::vector<int>> logical(box.nodeCount);
+  for (std::size_t p = 0; p < view.node.size(); ++p) {
+    const int x = static_cast<int>(p) % view.size[0];
+    const int y = static_cast<int>(p) / view.size[0] % view.size[1];
+    const int z = static_cast<int>(p) / (view.size[0] * view.size[1]);
+    logical[view.node[p]] = {x, y, z};
+  }
+  return logical;
+}
+
+const std::string& hostOf(const NodeTable* table, int node, const char* format) {
+  if (!table)
+    throw InputError(std::string(format) + " needs host names: give a node table (--nodes)");
+  if (table->host[node].empty())
+    failIn(table->source, std::string(format) + " needs host=NAME for node " +
+                              std::to_string(node) + " of the box");
+  return table->host[node];
+}
+
+// The job's nodes in launcher order: the table's, else the box's X-fastest order.
+std::vector<int> nodeOrder(const Box& box, const NodeTable* table) {
+  if (table) return table->nodes;
+  std::vector<int> order(box.nodeCount);
+  for (int n = 0; n < box.nodeCount; ++n) order[n] = n;
+  return order;
+}
+
+// Collects rank -> node with the checks every reader needs.
+class Placer {
+ public:
+  Placer(const std::string& source, const Box& box, int tasks)
+      : source_(source),
+        mapping_{std::vector<int>(tasks, -1)},
+        lineOf_(tasks, 0),
+        rankOn_(box.nodeCount, -1) {}
+
+  void place(long long rank, int node, std::size_t line) {
+    const int tasks = mapping_.tasks();
+    if (rank < 0 || rank >= tasks)
+      failAt(source_, line,
+             "rank " + std::to_string(rank) + " is outside 0.." + std::to_string(tasks - 1));
+    if (lineOf_[rank])
+      failAt(source_, line,
+             "rank " + std::to_string(rank) + " placed twice (also line " +
+                 std::to_string(lineOf_[rank]) + ")");
+    if (node < 0) failAt(source_, line, "rank " + std::to_string(rank) + ": node not in the box");
+    if (rankOn_[node] >= 0)
+      failAt(source_, line,
+             "rank " + std::to_string(rank) + " is on the node of rank " +
+                 std::to_string(rankOn_[node]));
+    rankOn_[node] = static_cast<int>(rank);
+    mapping_.nodeOfTask[rank] = node;
+    lineOf_[rank] = line;
+  }
+
+  Mapping finish() const {
+    for (int task = 0; task < mapping_.tasks(); ++task)
+      if (!lineOf_[task]) failIn(source_, "rank " + std::to_string(task) + " has no place");
+    return mapping_;
+  }
+
+ private:
+  std::string source_;
+  Mapping mapping_;
+  std::vector<std::size_t> lineOf_;
+  std::vector<int> rankOn_;
+};
+
+struct Line {
+  std::size_t number;
+  std::string text;  // trimmed
+};
+
+std::vector<Line> meaningfulLines(const std::string& text) {
+  std::vector<Line> lines;
+  std::istringstream in(text);
+  std::string line;
+  for (std::size_t n = 1; std::getline(in, line); ++n) {
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') continue;
+    const auto last = line.find_last_not_of(" \t\r");
+    lines.push_back({n, line.substr(first, last - first + 1)});
+  }
+  return lines;
+}
+
+std::map<std::string, int> nodesByHost(const NodeTable* table, const char* format) {
+  if (!table)
+    throw InputError(std::string("reading a ") + format +
+                     " needs the node table it was written with (--nodes)");
+  std::map<std::string, int> byHost;
+  for (int node : table->nodes)
+    if (!table->host[node].empty() && !byHost.emplace(table->host[node], node).second)
+      failIn(table->source, "host " + table->host[node] + " is on two lines");
+  return byHost;
+}
+
+int hostNode(const std::map<std::string, int>& byHost, const std::string& host,
+             const std::string& source, std::size_t line) {
+  const auto it = byHost.find(host);
+  if (it == byHost.end()) failAt(source, line, "host '" + host + "' is not in the node table");
+  return it->second;
+}
+
+Mapping readJson(const std::string& text, const std::string& source, const Box& box, int tasks) {
+  const json doc = parseJson(text, source);
+  const json& ranks = jsonField(doc, "ranks", "top level", source);
+  if (!ranks.is_array()) failIn(source, "ranks: expected an array");
+  Placer placer(source, box, tasks);
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    const std::string where = "ranks[" + std::to_string(i) + "]";
+    const json& rank = jsonField(ranks[i], "rank", where, source);
+    const json& c = jsonField(ranks[i], "coordinates", where, source);
+    if (!rank.is_number_integer()) failIn(source, where + ".rank: expected an integer");
+    if (!c.is_array() || c.size() != static_cast<std::size_t>(box.axisCount()))
+      failIn(source,
+             where + ".coordinates: expected " + std::to_string(box.axisCount()) + " integers");
+    std::vector<int> coordinates;
+    for (std::size_t a = 0; a < c.size(); ++a) {
+      if (!c[a].is_number_integer() || c[a].get<int>() < 0 || c[a].get<int>() >= box.shape[a])
+        failIn(source, where + ".coordinates[" + std::to_string(a) + "]: outside the box " +
+                           box.shapeText());
+      coordinates.push_back(c[a].get<int>());
+    }
+    placer.place(rank.get<long long>(), box.nodeAt(coordinates), i + 1);
+  }
+  return placer.finish();
+}
+
+}  // namespace
+
+MapFormat parseMapFormat(const std::string& name) {
+  for (const Named& f : kFormats)
+    if (name == f.name) return f.format;
+  throw InputError("--map-format '" + name +
+                   "': expected coords, json, fujitsu-vcoord, openmpi-rankfile, slurm-hostfile, "
+                   "cray-rank-order or bgq-mapfile");
+}
+
+const char* mapFormatName(MapFormat format) {
+  for (const Named& f : kFormats)
+    if (format == f.format) return f.name;
+  return "?";
+}
+
+NodeTable readNodeTable(const std::string& path, const Machine& machine, const Box& box) {
+  std::ifstream in(path);
+  if (!in) failIn(path, "cannot open node table");
+  NodeTable table;
+  table.source = path;
+  table.host.assign(box.nodeCount, "");
+  table.logical.assign(box.nodeCount, {});
+  table.position.assign(box.nodeCount, -1);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const Line& line : meaningfulLines(text)) {
+    std::istringstream words(line.text);
+    std::vector<int> coordinates;
+    std::string word, host;
+    std::vector<int> logical;
+    while (words >> word) {
+      long long value = 0;
+      if (static_cast<int>(coordinates.size()) < machine.axisCount() && parseInt(word, value)) {
+        coordinates.push_back(static_cast<int>(value));
+      } else if (word.rfind("host=", 0) == 0 && word.size() > 5) {
+        host = word.substr(5);
+      } else if (word.rfind("logical=", 0) == 0) {
+        logical = parseInts(word.substr(8), ',', path, line.number, "logical coordinates");
+      } else {
+        failAt(path, line.number,
+               "unexpected '" + word + "' (expected " + std::to_string(machine.axisCount()) +
+                   " machine coordinates, then host=NAME and logical=X,Y,Z)");
+      }
+    }
+    if (static_cast<int>(coordinates.size()) != machine.axisCount())
+      failAt(path, line.number,
+             "expected " + std::to_string(machine.axisCount()) + " machine coordinates");
+    const int node = boxNodeOf(machine, box, coordinates);
+    if (node < 0)
+      failAt(path, line.number,
+             "node is not in the box " + box.shapeText() + " at offset " + box.offsetText());
+    if (table.position[node] >= 0)
+      failAt(path, line.number,
+             "node listed twice (also line " + std::to_string(table.position[node] + 1) + ")");
+    table.position[node] = static_cast<int>(table.nodes.size());
+    table.nodes.push_back(node);
+    table.host[node] = host;
+    table.logical[node] = logical;
+  }
+  if (table.nodes.empty()) failIn(path, "no nodes");
+  return table;
+}
+
+std::string writeRankMap(MapFormat format, const Mapping& mapping, const Machine& machine,
+                         const Box& box, const NodeTable* table) {
+  std::ostringstream out;
+  switch (format) {
+    case MapFormat::Coords:
+      return formatMapping(mapping, machine, box);
+    case MapFormat::Json: {
+      json ranks = json::array();
+      for (int task = 0; task < mapping.tasks(); ++task) {
+        const int node = mapping.nodeOfTask[task];
+        json rank = {{"rank", task}, {"coordinates", box.coordinatesOf(node)}, {"node", node}};
+        if (table && !table->host[node].empty()) rank["host"] = table->host[node];
+        ranks.push_back(rank);
+      }
+      const json doc = {{"tac3map_mapping", 1},
+                        {"machine", machine.name},
+                        {"shape", box.shapeText()},
+                        {"offset", box.offsetText()},
+                        {"ranks", ranks}};
+      return doc.dump(1) + "\n";
+    }
+    case MapFormat::FujitsuVcoord: {
+      const auto logical = logicalCoordinates(machine, box, table);
+      for (int task = 0; task < mapping.tasks(); ++task) {
+        const std::vector<int>& c = logical[mapping.nodeOfTask[task]];
+        out << "(";
+        for (std::size_t k = 0; k < c.size(); ++k) out << (k ? "," : "") << c[k];
+        out << ")\n";
+      }
+      return out.str();
+    }
+    case MapFormat::OpenmpiRankfile:
+      for (int task = 0; task < mapping.tasks(); ++task)
+        out << "rank " << task << "=" << hostOf(table, mapping.nodeOfTask[task], "openmpi-rankfile")
+            << " slot=0\n";
+      return out.str();
+    case MapFormat::SlurmHostfile:
+      for (int task = 0; task < mapping.tasks(); ++task)
+        out << hostOf(table, mapping.nodeOfTask[task], "slurm-hostfile") << "\n";
+      return out.str();
+    case MapFormat::CrayRankOrder: {
+      std::vector<int> rankOn(box.nodeCount, -1);
+      for (int task = 0; task < mapping.tasks(); ++task) rankOn[mapping.nodeOfTask[task]] = task;
+      bool hole = false, first = true;
+      for (int node : nodeOrder(box, table)) {
+        if (rankOn[node] < 0) {
+          hole = true;
+          continue;
+        }
+        if (hole)
+          throw InputError(
+              "cray-rank-order cannot leave a node empty before a used one (MPICH fills nodes "
+              "in order); map onto a box with as many nodes as ranks");
+        out << (first ? "" : ",") << rankOn[node];
+        first = false;
+      }
+      out << "\n";
+      return out.str();
+    }
+    case MapFormat::BgqMapfile:
+      if (machine.axisCount() != 5)
+        throw InputError("bgq-mapfile needs a 5D machine (A B C D E), not " +
+                         std::to_string(machine.axisCount()) + "D");
+      for (int task = 0; task < mapping.tasks(); ++task) {
+        for (int c : box.coordinatesOf(mapping.nodeOfTask[task])) out << c << " ";
+        out << "0\n";
+      }
+      return out.str();
+  }
+  return out.str();
+}
+
+Mapping readRankMap(const std::string& path, const Machine& machine, const Box& box, int tasks,
+                    const NodeTable* table) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) failIn(path, "cannot open mapping file");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (text.rfind("# tac3map mapping", 0) == 0) return readMapping(path, box, tasks);
+  const std::vector<Line> lines = meaningfulLines(text);
+  if (lines.empty()) failIn(path, "empty mapping file");
+  const std::string& head = lines.front().text;
+  if (head[0] == '{') return readJson(text, path, box, tasks);
+  Placer placer(path, box, tasks);
+  if (head[0] == '(') {  // fujitsu-vcoord
+    const auto logical = logicalCoordinates(machine, box, table);
+    std::map<std::vector<int>, int> nodeAt;
+    for (int node = 0; node < box.nodeCount; ++node)
+      if (!logical[node].empty()) nodeAt[logical[node]] = node;
+    long long rank = 0;
+    for (const Line& line : lines) {
+      if (line.text.front() != '(' || line.text.back() != ')')
+        failAt(path, line.number, "expected '(x,y,z)'");
+      const auto c = parseInts(line.text.substr(1, line.text.size() - 2), ',', path, line.number,
+                               "logical coordinates");
+      const auto it = nodeAt.find(c);
+      if (it == nodeAt.end())
+        failAt(path, line.number, "no node of the box has logical coordinates " + line.text);
+      placer.place(rank++, it->second, line.number);
+    }
+    return placer.finish();
+  }
+  if (head.rfind("rank ", 0) == 0) {  // openmpi-rankfile
+    const auto byHost = nodesByHost(table, "openmpi-rankfile");
+    for (const Line& line : lines) {
+      std::istringstream words(line.text);
+      std::string rankWord, slot;
+      words >> rankWord >> rankWord >> slot;  // "rank" "<i>=<host>" "slot=<n>"
+      const auto equals = rankWord.find('=');
+      long long rank = 0;
+      if (line.text.rfind("rank ", 0) != 0 || equals == std::string::npos ||
+          !parseInt(rankWord.substr(0, equals), rank))
+        failAt(path, line.number, "expected 'rank <i>=<host> slot=<n>'");
+      placer.place(rank, hostNode(byHost, rankWord.substr(equals + 1), path, line.number),
+                   line.number);
+    }
+    return placer.finish();
+  }
+  const bool bgq = machine.axisCount() == 5 && std::count(head.begin(), head.end(), ' ') >= 5;
+  if (bgq) {
+    long long rank = 0;
+    for (const Line& line : lines) {
+      std::istringstream words(line.text);
+      std::vector<int> c;
+      std::string word;
+      while (words >> word) {
+        long long value = 0;
+        if (!parseInt(word, value)) failAt(path, line.number, "expected 'a b c d e t'");
+        c.push_back(static_cast<int>(value));
+      }
+      if (c.size() != 6 || c[5] != 0) failAt(path, line.number, "expected 'a b c d e 0'");
+      c.pop_back();
+      for (int a = 0; a < 5; ++a)
+        if (c[a] < 0 || c[a] >= box.shape[a])
+          failAt(path, line.number, "coordinates outside the box " + box.shapeText());
+      placer.place(rank++, box.nodeAt(c), line.number);
+    }
+    return placer.finish();
+  }
+  long long probe = 0;
+  const std::string firstWord = head.substr(0, head.find(','));
+  if (lines.size() == 1 && parseInt(firstWord, probe)) {  // cray-rank-order
+    const auto ranks = parseInts(head, ',', path, lines.front().number, "rank order");
+    const std::vector<int> order = nodeOrder(box, table);
+    if (ranks.size() > order.size())
+      failAt(path, lines.front().number, "more ranks than nodes in the job");
+    for (std::size_t k = 0; k < ranks.size(); ++k)
+      placer.place(ranks[k], order[k], lines.front().number);
+    return placer.finish();
+  }
+  // slurm-hostfile: a host per line, in rank order.
+  const auto byHost = nodesByHost(table, "slurm-hostfile");
+  long long rank = 0;
+  for (const Line& line : lines)
+    placer.place(rank++, hostNode(byHost, line.text, path, line.number), line.number);
+  return placer.finish();
+}
+
+}  // namespace tac3map
