@@ -380,7 +380,16 @@ std::size_t CcsSet::communicationCount() const {
   return count;
 }
 
-CcsSet extractCcs(const Trace& trace, const CcsOptions& options) {
+CcsSet extractCcs(const Trace& original, const CcsOptions& options) {
+  // Collectives become their algorithms' point-to-point steps first (on a copy: the caller's
+  // trace stays as read).
+  Trace expanded;
+  const bool collectives = hasCollectives(original);
+  if (collectives) {
+    expanded = original;
+    expandCollectives(expanded, options.collectives);
+  }
+  const Trace& trace = collectives ? expanded : original;
   std::vector<std::vector<Posted>> posted;
   std::vector<Communication> comms = matchSides(trace, posted);
   LevelSimulation(trace, posted, comms, options).run();

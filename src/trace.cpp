@@ -48,10 +48,55 @@ std::vector<std::string> splitWords(const std::string& text) {
   return words;
 }
 
+struct CollectiveVerb {
+  const char* name;
+  CollectiveOp op;
+};
+const CollectiveVerb kCollectives[] = {
+    {"bcast", CollectiveOp::Bcast},         {"reduce", CollectiveOp::Reduce},
+    {"allreduce", CollectiveOp::Allreduce}, {"allgather", CollectiveOp::Allgather},
+    {"alltoall", CollectiveOp::Alltoall},   {"gather", CollectiveOp::Gather},
+    {"scatter", CollectiveOp::Scatter},     {"reduce_scatter", CollectiveOp::ReduceScatter}};
+
+// '<rank> <collective> <bytes> [root=<r>] [comm=<id>]' (barrier: no bytes, comm= only).
+Event parseCollective(const LineReader& r, CollectiveOp op) {
+  Event e;
+  e.line = r.line;
+  e.kind = EventKind::Collective;
+  e.op = op;
+  std::size_t next = 2;
+  if (op != CollectiveOp::Barrier) {
+    if (r.words.size() < 3)
+      r.fail(std::string("'") + r.words[1] + "' takes the form '<rank> " + r.words[1] +
+             " <bytes> [root=<r>] [comm=<id>]'");
+    e.bytes = r.integer<std::uint64_t>(2, "a byte count");
+    next = 3;
+  }
+  for (std::size_t i = next; i < r.words.size(); ++i) {
+    const std::string& word = r.words[i];
+    if (word.rfind("root=", 0) == 0 && op != CollectiveOp::Barrier) {
+      long long root = 0;
+      const char* begin = word.data() + 5;
+      const auto [end, error] = std::from_chars(begin, word.data() + word.size(), root);
+      if (error != std::errc() || end != word.data() + word.size() || root < 0)
+        r.fail("root=" + word.substr(5) + ": expected a rank in the communicator");
+      e.root = static_cast<int>(root);
+    } else if (word.rfind("comm=", 0) == 0 && word.size() > 5) {
+      e.comm = word.substr(5);
+    } else {
+      r.fail("unexpected '" + word + "' (expected root=<r> or comm=<id>)");
+    }
+  }
+  return e;
+}
+
 Event parseEvent(const LineReader& r, int ranks) {
   Event e;
   e.line = r.line;
   const std::string& verb = r.words[1];
+  for (const CollectiveVerb& c : kCollectives)
+    if (verb == c.name) return parseCollective(r, c.op);
+  if (verb == "barrier" && r.words.size() > 2) return parseCollective(r, CollectiveOp::Barrier);
   if (verb == "send" || verb == "recv") {
     r.expectWords(4, 5,
                   verb == "send" ? "send <dst> <bytes> [<tag>]" : "recv <src> <bytes> [<tag>]");
@@ -104,12 +149,19 @@ Event parseEvent(const LineReader& r, int ranks) {
   } else {
     r.fail("unknown event '" + verb +
            "' (expected send, recv, isend, irecv, wait, waitall, sendrecv, barrier, compute, "
-           "copy, iteration)");
+           "copy, comm, iteration, or a collective: bcast, reduce, allreduce, allgather, "
+           "alltoall, gather, scatter, reduce_scatter)");
   }
   return e;
 }
 
 }  // namespace
+
+const char* collectiveName(CollectiveOp op) {
+  for (const CollectiveVerb& c : kCollectives)
+    if (c.op == op) return c.name;
+  return "barrier";
+}
 
 const char* eventName(EventKind kind) {
   switch (kind) {
@@ -133,6 +185,8 @@ const char* eventName(EventKind kind) {
       return "compute";
     case EventKind::Copy:
       return "copy";
+    case EventKind::Collective:
+      return "collective";
   }
   return "?";
 }
@@ -175,6 +229,22 @@ Trace parseTrace(std::istream& in, const std::string& source, const TraceOptions
     if (trace.ranks == 0) r.fail("expected 'ranks <count>' before the first event");
     if (r.words.size() < 2) r.fail("expected '<rank> <event> ...'");
     const int rank = r.rank(0, trace.ranks, "rank");
+    if (r.words[1] == "comm") {
+      if (r.words.size() < 4) r.fail("'comm' takes the form '<rank> comm <id> <world ranks...>'");
+      std::vector<int> members;
+      for (std::size_t i = 3; i < r.words.size(); ++i)
+        members.push_back(r.rank(i, trace.ranks, "member rank"));
+      const std::string& id = r.words[2];
+      const auto known = trace.comms.find(id);
+      if (known != trace.comms.end() && known->second != members)
+        r.fail("communicator " + id + " declared with other ranks on line " +
+               std::to_string(trace.commLines[id]));
+      if (known == trace.comms.end()) {
+        trace.comms[id] = members;
+        trace.commLines[id] = lineNumber;
+      }
+      continue;
+    }
     if (r.words[1] == "iteration") {
       if (r.words.size() != 2) r.fail("'iteration' takes no arguments");
       markers[rank].push_back(all[rank].size());

@@ -135,7 +135,9 @@ TEST(Ccs, RendezvousDeadlockIsReported) {
             "test.trace:3: deadlock: rank 0 blocks forever in 'send 1 5 0' (waits for rank 1, "
             "line 6)");
   // With eager sends the same program completes.
-  EXPECT_EQ(errorOf(text, CcsOptions{true}), "");
+  CcsOptions eager;
+  eager.eagerSends = true;
+  EXPECT_EQ(errorOf(text, eager), "");
 }
 
 TEST(Ccs, MissingBarrierIsADeadlock) {

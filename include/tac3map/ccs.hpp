@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tac3map/collectives.hpp"
 #include "tac3map/trace.hpp"
 
 namespace tac3map {
@@ -25,6 +26,8 @@ struct CcsOptions {
   // Blocking sends complete at once on the sender (buffered/eager protocol) instead of when
   // the message has been transferred (rendezvous).
   bool eagerSends = false;
+  // How collective events become point-to-point steps (collectives.hpp).
+  CollectiveAlgorithms collectives;
 };
 
 struct CcsSet {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <istream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -11,7 +12,33 @@ namespace tac3map {
 
 // Compute and Copy are local work (seconds of computation, bytes copied in memory): they take
 // no part in matching or CCSs and are used by `predict` only.
-enum class EventKind { Send, Recv, Isend, Irecv, Wait, Waitall, Sendrecv, Barrier, Compute, Copy };
+// Collective events are expanded into point-to-point steps (collectives.hpp) before CCSs are
+// extracted.
+enum class EventKind {
+  Send,
+  Recv,
+  Isend,
+  Irecv,
+  Wait,
+  Waitall,
+  Sendrecv,
+  Barrier,
+  Compute,
+  Copy,
+  Collective
+};
+
+enum class CollectiveOp {
+  Bcast,
+  Reduce,
+  Allreduce,
+  Allgather,
+  Alltoall,
+  Gather,
+  Scatter,
+  ReduceScatter,
+  Barrier
+};
 
 struct Event {
   EventKind kind = EventKind::Barrier;
@@ -23,6 +50,9 @@ struct Event {
   std::int64_t tag = 0;
   std::string request;  // isend/irecv/wait
   std::size_t line = 0;
+  CollectiveOp op = CollectiveOp::Barrier;  // collective: which, its root and communicator
+  int root = 0;
+  std::string comm;  // "" = all ranks
 };
 
 struct Trace {
@@ -30,6 +60,10 @@ struct Trace {
   int ranks = 0;
   std::size_t ranksLine = 0;               // line of the 'ranks' declaration, for messages about it
   std::vector<std::vector<Event>> events;  // events[rank], program order
+  // Communicators declared with '<rank> comm <id> <world ranks...>': id -> members in
+  // communicator-rank order, and the line that declared it.
+  std::map<std::string, std::vector<int>> comms;
+  std::map<std::string, std::size_t> commLines;
 };
 
 struct TraceOptions {
@@ -40,5 +74,6 @@ Trace readTrace(const std::string& path, const TraceOptions& options = {});
 Trace parseTrace(std::istream& in, const std::string& source, const TraceOptions& options = {});
 
 const char* eventName(EventKind kind);
+const char* collectiveName(CollectiveOp op);
 
 }  // namespace tac3map

@@ -18,6 +18,7 @@ struct TraceInput {
   std::string trace;
   int iteration = 1;
   bool eagerSends = false;
+  std::string collectives;  // "allreduce=ring,..."
 };
 
 struct BoxInput {

@@ -15,6 +15,7 @@ Trace loadTrace(const TraceInput& input) {
 CcsSet ccsOf(const Trace& trace, const TraceInput& input) {
   CcsOptions options;
   options.eagerSends = input.eagerSends;
+  options.collectives = parseCollectiveAlgorithms(input.collectives);
   return extractCcs(trace, options);
 }
 

@@ -18,6 +18,9 @@ void addTraceOptions(CLI::App& app, TraceInput& input) {
       ->capture_default_str();
   app.add_flag("--eager-sends", input.eagerSends,
                "blocking sends complete at once on the sender (small buffered messages)");
+  app.add_option("--collectives", input.collectives,
+                 "algorithm per collective, e.g. allreduce=ring,allgather=bruck "
+                 "(docs/trace-format.md)");
 }
 
 void addBoxOptions(CLI::App& app, BoxInput& box) {

@@ -385,7 +385,7 @@ int runSweep(const SweepOptions& o) {
       const Case& where = spec.cases[c];
       try {
         jobs[c] = std::make_unique<Job>(BoxInput{where.machine, where.shape, where.offset, ""},
-                                        TraceInput{where.trace, spec.iteration, spec.eagerSends});
+                                        TraceInput{where.trace, spec.iteration, spec.eagerSends, ""});
       } catch (const std::exception& e) {
         jobErrors[c] = e.what();
       }

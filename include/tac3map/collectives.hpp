@@ -1,0 +1,39 @@
+// Collectives as point-to-point steps. The paper treats a collective by decomposing it into
+// its algorithm's steps, each step a CCS; expandCollectives replaces every collective event
+// of a trace by the sends and receives of the chosen algorithm (docs/trace-format.md lists
+// them and the defaults), on the collective's communicator, before CCSs are extracted.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "tac3map/trace.hpp"
+
+namespace tac3map {
+
+enum class Algorithm {
+  Binomial,           // bcast, reduce, gather, scatter
+  RecursiveDoubling,  // allreduce, allgather (power-of-two sizes; else Bruck for allgather)
+  Ring,               // allreduce (reduce-scatter + allgather), allgather, reduce_scatter
+  Bruck,              // allgather
+  Pairwise,           // alltoall
+  Dissemination,      // barrier on a communicator
+};
+
+struct CollectiveAlgorithms {
+  std::map<CollectiveOp, Algorithm> choice;  // missing: the default
+  Algorithm of(CollectiveOp op) const;
+};
+
+// "allreduce=ring,allgather=bruck"; InputError naming the option on a bad entry.
+CollectiveAlgorithms parseCollectiveAlgorithms(const std::string& text);
+Algorithm defaultAlgorithm(CollectiveOp op);
+const char* algorithmName(Algorithm algorithm);
+
+bool hasCollectives(const Trace& trace);
+// Replaces collective events by point-to-point events (sendrecv, send, recv). Their tags are
+// negative and unique per communicator and call, so they never match the program's own
+// messages. Errors (unknown communicator, a rank outside it, a bad root) name the line.
+void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms);
+
+}  // namespace tac3map

@@ -1,0 +1,180 @@
+// Collectives as point-to-point steps: for every collective, algorithm and communicator size
+// 1..9 and 16, the expanded trace matches completely and moves the data the collective must
+// (followed CCS by CCS: a message carries what its sender knew when the CCS started), in the
+// expected number of steps and bytes; sub-communicators and bad input.
+#include "tac3map/collectives.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "tac3map/ccs.hpp"
+#include "tac3map/error.hpp"
+#include "test_support.hpp"
+
+namespace tac3map {
+namespace {
+
+struct Outcome {
+  CcsSet sets;
+  std::vector<std::set<int>> knows;  // per world rank: whose data it has at the end
+  std::uint64_t bytes = 0;
+};
+
+// Every rank of `members` (all of `ranks` when empty) calls `call` (e.g. "allreduce 1000").
+Outcome run(int ranks, const std::string& call, const std::string& algorithms,
+            const std::vector<int>& members = {}) {
+  std::string text = "tac3map-trace 1\nranks " + std::to_string(ranks) + "\n";
+  std::string suffix;
+  if (!members.empty()) {
+    text += "0 comm c";
+    for (int m : members) text += " " + std::to_string(m);
+    text += "\n";
+    suffix = " comm=c";
+  }
+  for (int r = 0; r < ranks; ++r)
+    if (members.empty() || std::count(members.begin(), members.end(), r))
+      text += std::to_string(r) + " " + call + suffix + "\n";
+  CcsOptions options;
+  options.collectives = parseCollectiveAlgorithms(algorithms);
+  Outcome result;
+  result.sets = extractCcs(testing::traceFromText(text), options);
+  result.knows.resize(ranks);
+  for (int r = 0; r < ranks; ++r) result.knows[r] = {r};
+  for (const auto& ccs : result.sets.sets) {
+    const auto before = result.knows;
+    for (const Communication& c : ccs) {
+      result.knows[c.dst].insert(before[c.src].begin(), before[c.src].end());
+      result.bytes += c.bytes;
+    }
+  }
+  return result;
+}
+
+int log2Ceil(int n) {
+  int k = 0;
+  while ((1 << k) < n) ++k;
+  return k;
+}
+
+const std::vector<int> kSizes = {1, 2, 3, 4, 5, 6, 7, 8, 9, 16};
+
+bool allKnowAll(const Outcome& r, int n) {
+  for (int v = 0; v < n; ++v)
+    if (static_cast<int>(r.knows[v].size()) != n) return false;
+  return true;
+}
+
+TEST(Collectives, BcastAndScatterReachEveryRankFromAnyRoot) {
+  for (int n : kSizes)
+    for (int root : {0, n - 1, n / 2}) {
+      SCOPED_TRACE("n " + std::to_string(n) + " root " + std::to_string(root));
+      const std::string r = " root=" + std::to_string(root);
+      const Outcome bcast = run(n, "bcast 100" + r, "");
+      EXPECT_EQ(static_cast<int>(bcast.sets.sets.size()), log2Ceil(n));
+      EXPECT_EQ(bcast.bytes, 100u * (n - 1));
+      const Outcome scatter = run(n, "scatter 100" + r, "");
+      EXPECT_EQ(scatter.sets.sets.size(), bcast.sets.sets.size());
+      for (int v = 0; v < n; ++v) {
+        EXPECT_TRUE(bcast.knows[v].count(root)) << v;
+        EXPECT_TRUE(scatter.knows[v].count(root)) << v;
+      }
+      // Each rank's block leaves the root once and travels down the tree: sum of subtree sizes.
+      EXPECT_GE(scatter.bytes, 100u * (n - 1));
+    }
+}
+
+TEST(Collectives, ReduceAndGatherCollectEveryRankAtTheRoot) {
+  for (int n : kSizes)
+    for (int root : {0, n - 1}) {
+      SCOPED_TRACE("n " + std::to_string(n) + " root " + std::to_string(root));
+      const std::string r = " root=" + std::to_string(root);
+      const Outcome reduce = run(n, "reduce 100" + r, "");
+      const Outcome gather = run(n, "gather 100" + r, "");
+      EXPECT_EQ(static_cast<int>(reduce.knows[root].size()), n);
+      EXPECT_EQ(static_cast<int>(gather.knows[root].size()), n);
+      EXPECT_EQ(reduce.bytes, 100u * (n - 1));
+      EXPECT_EQ(static_cast<int>(reduce.sets.sets.size()), log2Ceil(n));
+    }
+}
+
+TEST(Collectives, AllreduceAllgatherBarrierReduceScatterLeaveEveryoneWithEverything) {
+  for (int n : kSizes) {
+    SCOPED_TRACE("n " + std::to_string(n));
+    const bool power = (n & (n - 1)) == 0;
+    const Outcome rd = run(n, "allreduce 1000", "allreduce=recursive-doubling");
+    EXPECT_TRUE(allKnowAll(rd, n));
+    if (power) {
+      EXPECT_EQ(static_cast<int>(rd.sets.sets.size()), log2Ceil(n));
+    }
+    const Outcome ring = run(n, "allreduce 1000", "allreduce=ring");
+    EXPECT_TRUE(allKnowAll(ring, n));
+    EXPECT_EQ(ring.bytes, n > 1 ? 2u * (n - 1) * 1000 : 0u);  // each step moves all chunks once
+    for (const char* algorithm : {"ring", "recursive-doubling", "bruck"}) {
+      const Outcome gather = run(n, "allgather 10", std::string("allgather=") + algorithm);
+      EXPECT_TRUE(allKnowAll(gather, n)) << algorithm;
+      EXPECT_EQ(gather.bytes, 10u * n * (n - 1)) << algorithm;  // every block to every rank
+    }
+    EXPECT_EQ(run(n, "allgather 10", "").sets.sets.size(), static_cast<std::size_t>(n - 1));
+    std::vector<int> all(n);
+    for (int v = 0; v < n; ++v) all[v] = v;
+    const Outcome barrier = run(n, "barrier", "", all);  // a barrier on a communicator: messages
+    EXPECT_TRUE(allKnowAll(barrier, n));
+    EXPECT_EQ(static_cast<int>(barrier.sets.sets.size()), log2Ceil(n));
+    EXPECT_TRUE(allKnowAll(run(n, "reduce_scatter 10", ""), n));
+  }
+}
+
+TEST(Collectives, AlltoallSendsEachPairExactlyOnce) {
+  for (int n : kSizes) {
+    const Outcome r = run(n, "alltoall 7", "");
+    std::multiset<std::pair<int, int>> pairs;
+    for (const auto& ccs : r.sets.sets)
+      for (const Communication& c : ccs) pairs.insert({c.src, c.dst});
+    EXPECT_EQ(pairs.size(), static_cast<std::size_t>(n * (n - 1)));
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        if (i != j) {
+          EXPECT_EQ(pairs.count({i, j}), 1u) << i << "->" << j;
+        }
+  }
+}
+
+TEST(Collectives, SubCommunicatorsUseTheirRanksAndTheirRankOrder) {
+  // Communicator c = world ranks 5, 2, 7 (c-rank 0 is world 5); root=1 is world rank 2.
+  const Outcome r = run(8, "bcast 64 root=1", "", {5, 2, 7});
+  for (int v : {5, 2, 7}) EXPECT_TRUE(r.knows[v].count(2)) << v;
+  for (const auto& ccs : r.sets.sets)
+    for (const Communication& c : ccs) {
+      EXPECT_TRUE(c.src == 5 || c.src == 2 || c.src == 7);
+      EXPECT_TRUE(c.dst == 5 || c.dst == 2 || c.dst == 7);
+    }
+  const Outcome barrier = run(8, "barrier", "", {5, 2, 7});
+  for (int v : {5, 2, 7}) EXPECT_EQ(barrier.knows[v], (std::set<int>{2, 5, 7}));
+}
+
+TEST(Collectives, BadCallsAndOptionsAreErrors) {
+  const auto fails = [](const std::string& text, const std::string& expected) {
+    try {
+      extractCcs(testing::traceFromText("tac3map-trace 1\nranks 4\n" + text));
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  };
+  fails("0 bcast 8 comm=x\n", "test.trace:3: communicator x is not declared");
+  fails("0 comm c 1 2\n0 bcast 8 comm=c\n", "test.trace:4: rank 0 is not in communicator c");
+  fails("0 bcast 8 root=4\n", "test.trace:3: root=4 is outside the communicator's 0..3");
+  fails("0 comm c 1 2\n1 comm c 2 1\n", "test.trace:4: communicator c declared with other ranks");
+  fails("0 bcast 8 rooot=1\n", "test.trace:3: unexpected 'rooot=1'");
+  fails("0 bcast\n", "'bcast' takes the form");
+  EXPECT_THROW(parseCollectiveAlgorithms("allreduce=bruck"), InputError);
+  EXPECT_THROW(parseCollectiveAlgorithms("allsum=ring"), InputError);
+  EXPECT_EQ(parseCollectiveAlgorithms("allgather=bruck").of(CollectiveOp::Allgather),
+            Algorithm::Bruck);
+  EXPECT_EQ(parseCollectiveAlgorithms("").of(CollectiveOp::Allreduce),
+            Algorithm::RecursiveDoubling);
+}
+
+}  // namespace
+}  // namespace tac3map
