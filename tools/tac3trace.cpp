@@ -11,7 +11,9 @@
 // MPI_Pcontrol(0) stops recording.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdarg>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
@@ -106,6 +108,60 @@ long long bytesOf(int count, MPI_Datatype type) {
   int size = 0;
   PMPI_Type_size(type, &size);
   return static_cast<long long>(count) * size;
+}
+
+// A communicator's name in the trace: "" for all ranks, else an id derived from its members
+// (the same on every rank), declared with a 'comm' line the first time this rank uses it.
+std::map<std::vector<int>, std::string> g_commIds;
+
+std::string commId(MPI_Comm comm) {
+  int size = 0;
+  PMPI_Comm_size(comm, &size);
+  std::vector<int> members(size);
+  if (comm == MPI_COMM_WORLD) return "";
+  for (int r = 0; r < size; ++r) members[r] = worldRank(comm, r);
+  bool identity = size == g.worldSize;
+  for (int r = 0; r < size && identity; ++r) identity = members[r] == r;
+  if (identity) return "";
+  const auto known = g_commIds.find(members);
+  if (known != g_commIds.end()) return known->second;
+  std::uint64_t hash = 1469598103934665603ull;  // FNV-1a over the member list
+  for (int m : members) hash = (hash ^ static_cast<std::uint64_t>(m)) * 1099511628211ull;
+  char id[32];
+  std::snprintf(id, sizeof id, "c%016llx", static_cast<unsigned long long>(hash));
+  g_commIds[members] = id;
+  std::string declaration = std::to_string(g.rank) + " comm " + id;
+  for (int m : members) declaration.append(" ").append(std::to_string(m));
+  emit(declaration + "\n");
+  return id;
+}
+
+// '<rank> <collective> <bytes> [root=<r>] [comm=<id>]'; bytes agreed over the communicator
+// (the largest any rank gives) where the v-variants let them differ.
+void collective(const char* name, long long bytes, int root, MPI_Comm comm, bool agree) {
+  if (agree) {
+    long long largest = bytes;
+    PMPI_Allreduce(&bytes, &largest, 1, MPI_LONG_LONG, MPI_MAX, comm);
+    bytes = largest;
+  }
+  const std::string id = commId(comm);
+  std::string text = std::to_string(g.rank);
+  text.append(" ").append(name).append(" ").append(std::to_string(bytes));
+  if (root >= 0) text.append(" root=").append(std::to_string(root));
+  if (!id.empty()) text.append(" comm=").append(id);
+  emit(text + "\n");
+}
+
+long long largestOf(const int counts[], int n, MPI_Datatype type) {
+  long long largest = 0;
+  for (int i = 0; i < n; ++i) largest = std::max(largest, bytesOf(counts[i], type));
+  return largest;
+}
+
+int sizeOf(MPI_Comm comm) {
+  int size = 0;
+  PMPI_Comm_size(comm, &size);
+  return size;
 }
 
 void start() {
@@ -332,11 +388,76 @@ int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices
 }
 
 int MPI_Barrier(MPI_Comm comm) {
-  // The native barrier is global: only barriers over all ranks are recorded.
-  int size = 0;
-  PMPI_Comm_size(comm, &size);
-  if (on() && size == g.worldSize) emit(line({"barrier"}));
+  // Over all ranks: the global synchronisation; on a smaller communicator: its barrier.
+  if (on()) {
+    const std::string id = commId(comm);
+    emit(id.empty() ? line({"barrier"}) : line({"barrier", "comm=" + id}));
+  }
   return PMPI_Barrier(comm);
+}
+
+// Collectives are recorded before they run, so that their lines come in call order.
+int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+  if (on()) collective("bcast", bytesOf(count, type), root, comm, false);
+  return PMPI_Bcast(buf, count, type, root, comm);
+}
+
+int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+               int root, MPI_Comm comm) {
+  if (on()) collective("reduce", bytesOf(count, type), root, comm, false);
+  return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
+}
+
+int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                  MPI_Comm comm) {
+  if (on()) collective("allreduce", bytesOf(count, type), -1, comm, false);
+  return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
+}
+
+int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  if (on()) collective("allgather", bytesOf(recvcount, recvtype), -1, comm, false);
+  return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                   MPI_Comm comm) {
+  if (on()) collective("allgather", largestOf(recvcounts, sizeOf(comm), recvtype), -1, comm, false);
+  return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+}
+
+int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  if (on()) collective("alltoall", bytesOf(sendcount, sendtype), -1, comm, false);
+  return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  if (on()) collective("alltoall", largestOf(sendcounts, sizeOf(comm), sendtype), -1, comm, true);
+  return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                        recvtype, comm);
+}
+
+int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (on()) collective("gather", bytesOf(sendcount, sendtype), root, comm, false);
+  return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (on()) collective("scatter", bytesOf(recvcount, recvtype), root, comm, false);
+  return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                       MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  if (on())
+    collective("reduce_scatter", largestOf(recvcounts, sizeOf(comm), type), -1, comm, false);
+  return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
 }
 
 }  // extern "C"
