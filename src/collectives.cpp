@@ -263,6 +263,13 @@ CollectiveAlgorithms parseCollectiveAlgorithms(const std::string& text) {
   return result;
 }
 
+std::vector<Algorithm> algorithmsOf(CollectiveOp op) {
+  std::vector<Algorithm> result{defaultAlgorithm(op)};
+  for (const AlgorithmName& a : kAlgorithms)
+    if (a.algorithm != result.front() && supported(op, a.algorithm)) result.push_back(a.algorithm);
+  return result;
+}
+
 bool hasCollectives(const Trace& trace) {
   for (const auto& events : trace.events)
     for (const Event& e : events)

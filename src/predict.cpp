@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "tac3map/ccs.hpp"
+
 namespace tac3map {
 namespace {
 
@@ -98,6 +100,79 @@ std::vector<BarrierAdvice> barrierAdvice(const Problem& problem, const Router& r
     advice.push_back(a);
   }
   return advice;
+}
+
+std::vector<CollectiveCall> collectiveCalls(const Trace& trace) {
+  std::vector<CollectiveCall> calls;
+  for (int rank = 0; rank < trace.ranks; ++rank)
+    for (const Event& e : trace.events[rank]) {
+      if (e.kind != EventKind::Collective) continue;
+      std::vector<int> members;
+      if (e.comm.empty()) {
+        for (int r = 0; r < trace.ranks; ++r) members.push_back(r);
+      } else {
+        const auto known = trace.comms.find(e.comm);
+        if (known == trace.comms.end()) continue;  // extractCcs reports it
+        members = known->second;
+      }
+      if (members.empty() || *std::min_element(members.begin(), members.end()) != rank) continue;
+      calls.push_back({e.op, e.bytes, e.root, members, e.line});
+    }
+  return calls;
+}
+
+namespace {
+
+// The call alone, decomposed by `algorithm`, as a problem to predict.
+double predictAlone(const CollectiveCall& call, Algorithm algorithm, int ranks,
+                    const Router& router, const Mapping& mapping, const PredictModel& model) {
+  Trace trace;
+  trace.source = "collective";
+  trace.ranks = ranks;
+  trace.events.resize(ranks);
+  trace.comms["c"] = call.members;
+  for (int member : call.members) {
+    Event e;
+    e.kind = EventKind::Collective;
+    e.op = call.op;
+    e.bytes = call.bytes;
+    e.root = call.root;
+    e.comm = "c";
+    e.line = call.line;
+    trace.events[member].push_back(e);
+  }
+  CcsOptions options;
+  options.collectives.choice[call.op] = algorithm;
+  const Problem problem = makeProblem(extractCcs(trace, options));
+  return predict(problem, router, mapping, model, 0).communication;
+}
+
+}  // namespace
+
+std::vector<AlgorithmTime> compareAlgorithms(const CollectiveCall& call, int ranks,
+                                             const Router& router, const Mapping& mapping,
+                                             const PredictModel& model) {
+  std::vector<AlgorithmTime> times;
+  for (Algorithm a : algorithmsOf(call.op))
+    times.push_back({a, predictAlone(call, a, ranks, router, mapping, model)});
+  return times;
+}
+
+std::vector<BestRange> bestBySize(CollectiveCall call, int ranks, const Router& router,
+                                  const Mapping& mapping, const PredictModel& model) {
+  std::vector<BestRange> ranges;
+  for (std::uint64_t bytes = 8; bytes <= (std::uint64_t{1} << 24); bytes *= 2) {
+    call.bytes = bytes;
+    const auto times = compareAlgorithms(call, ranks, router, mapping, model);
+    const auto best =
+        std::min_element(times.begin(), times.end(),
+                         [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
+    if (!ranges.empty() && ranges.back().algorithm == best->algorithm)
+      ranges.back().to = bytes;
+    else
+      ranges.push_back({bytes, bytes, best->algorithm});
+  }
+  return ranges;
 }
 
 }  // namespace tac3map

@@ -523,5 +523,22 @@ TEST_F(Cli, MapWritesLauncherFilesThatScoreReadsBack) {
   EXPECT_NE(r.err.find("needs host names"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(out("c.map")));
 }
+
+TEST_F(Cli, PredictComparesEveryCollectivesAlgorithms) {
+  std::string text = "tac3map-trace 1\nranks 8\n";
+  for (int r = 0; r < 8; ++r) text += std::to_string(r) + " allreduce 1048576\n";
+  const std::string trace = file("coll.trace", text);
+  const Outcome r = run("predict " + kFx10 + " --shape 2x2x2x2x3x2 --trace " + trace +
+                        " identity --profile topologies/fx10-profile.json --collectives-compare "
+                        "--json");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto calls = nlohmann::json::parse(r.out)["collectives"];
+  ASSERT_EQ(calls.size(), 1u);
+  EXPECT_EQ(calls[0]["collective"], "allreduce");
+  EXPECT_EQ(calls[0]["seconds"].size(), 2u);
+  EXPECT_TRUE(calls[0]["seconds"].contains("ring"));
+  EXPECT_TRUE(calls[0]["seconds"].contains("recursive-doubling"));
+  EXPECT_EQ(calls[0]["best_by_size"][0]["from_bytes"], 8);
+}
 }  // namespace
 }  // namespace tac3map

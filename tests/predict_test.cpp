@@ -7,6 +7,7 @@
 #include <map>
 
 #include "tac3map/ccs.hpp"
+#include "tac3map/collectives.hpp"
 #include "tac3map/error.hpp"
 #include "test_support.hpp"
 
@@ -117,6 +118,48 @@ TEST(Predict, LocalWorkIsTheBusiestRanksComputeAndCopies) {
   const TimeModel copy({{0, 0.0}, {1000, 0.5}}, ModelKind::Piecewise, "copy");
   EXPECT_DOUBLE_EQ(localWorkSeconds(t, copy), 0.75);
   EXPECT_EQ(extractCcs(t).communicationCount(), 1u);  // local work does not change the CCSs
+}
+
+TEST(Predict, CollectiveAlgorithmsAreComparedAloneAndBySize) {
+  const Machine fx10 = testing::fx10();
+  const Box box = makeBox(fx10, "2x2x2x2x3x2");
+  const Router router(fx10, box);
+  std::string text = "tac3map-trace 1\nranks 16\n0 comm half 0 2 4 6 8 10 12 14\n";
+  for (int r = 0; r < 16; ++r) {
+    text += std::to_string(r) + " allreduce 65536\n";
+    if (r % 2 == 0) text += std::to_string(r) + " allgather 512 comm=half\n";
+  }
+  const Trace trace = testing::traceFromText(text);
+  const auto calls = collectiveCalls(trace);
+  ASSERT_EQ(calls.size(), 2u);
+  EXPECT_EQ(calls[0].members.size(), 16u);
+  EXPECT_EQ(calls[1].members, (std::vector<int>{0, 2, 4, 6, 8, 10, 12, 14}));
+  const TimeModel model(line(), ModelKind::Piecewise, "t");
+  const PredictModel m{model, model, 1e-7};
+  const Mapping mapping = randomMapping(16, box, 5);
+  const auto times = compareAlgorithms(calls[0], 16, router, mapping, m);
+  ASSERT_EQ(times.size(), 2u);  // recursive doubling (default), ring
+  EXPECT_EQ(times[0].algorithm, Algorithm::RecursiveDoubling);
+  // Each time is the prediction of the trace holding that collective alone.
+  for (const AlgorithmTime& t : times) {
+    const std::string alone = std::string("tac3map-trace 1\nranks 16\n") + [] {
+      std::string lines;
+      for (int r = 0; r < 16; ++r) lines += std::to_string(r) + " allreduce 65536\n";
+      return lines;
+    }();
+    CcsOptions options;
+    options.collectives.choice[CollectiveOp::Allreduce] = t.algorithm;
+    const Problem p = makeProblem(extractCcs(testing::traceFromText(alone), options));
+    EXPECT_DOUBLE_EQ(t.seconds, predict(p, router, mapping, m, 0).communication);
+  }
+  const auto ranges = bestBySize(calls[1], 16, router, mapping, m);
+  ASSERT_FALSE(ranges.empty());
+  EXPECT_EQ(ranges.front().from, 8u);
+  EXPECT_EQ(ranges.back().to, std::uint64_t{1} << 24);
+  for (std::size_t k = 1; k < ranges.size(); ++k) {
+    EXPECT_EQ(ranges[k].from, ranges[k - 1].to * 2);
+    EXPECT_NE(ranges[k].algorithm, ranges[k - 1].algorithm);
+  }
 }
 
 }  // namespace

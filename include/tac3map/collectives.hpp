@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "tac3map/trace.hpp"
 
@@ -29,6 +30,9 @@ struct CollectiveAlgorithms {
 CollectiveAlgorithms parseCollectiveAlgorithms(const std::string& text);
 Algorithm defaultAlgorithm(CollectiveOp op);
 const char* algorithmName(Algorithm algorithm);
+
+// The algorithms tac3map can decompose `op` with, the default first.
+std::vector<Algorithm> algorithmsOf(CollectiveOp op);
 
 bool hasCollectives(const Trace& trace);
 // Replaces collective events by point-to-point events (sendrecv, send, recv). Their tags are

@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "tac3map/collectives.hpp"
 #include "tac3map/mapping.hpp"
 #include "tac3map/objective.hpp"
 #include "tac3map/profile.hpp"
@@ -53,5 +54,33 @@ struct BarrierAdvice {
 std::vector<BarrierAdvice> barrierAdvice(const Problem& problem, const Router& router,
                                          const Mapping& mapping, const PredictModel& model,
                                          double barrierSeconds);
+
+// One collective call of the trace (as its communicator's first member makes it) and the
+// predicted time of each algorithm that can run it, alone, under the mapping.
+struct CollectiveCall {
+  CollectiveOp op = CollectiveOp::Barrier;
+  std::uint64_t bytes = 0;
+  int root = 0;
+  std::vector<int> members;  // world ranks, communicator order
+  std::size_t line = 0;
+};
+std::vector<CollectiveCall> collectiveCalls(const Trace& trace);
+
+struct AlgorithmTime {
+  Algorithm algorithm;
+  double seconds = 0;
+};
+std::vector<AlgorithmTime> compareAlgorithms(const CollectiveCall& call, int ranks,
+                                             const Router& router, const Mapping& mapping,
+                                             const PredictModel& model);
+
+// Message sizes 8 B .. 16 MiB (powers of two): the best algorithm of each range of sizes
+// where it stays the best.
+struct BestRange {
+  std::uint64_t from = 0, to = 0;
+  Algorithm algorithm;
+};
+std::vector<BestRange> bestBySize(CollectiveCall call, int ranks, const Router& router,
+                                  const Mapping& mapping, const PredictModel& model);
 
 }  // namespace tac3map

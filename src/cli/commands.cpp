@@ -18,6 +18,7 @@
 #include "tac3map/atomic_file.hpp"
 #include "tac3map/ccs.hpp"
 #include "tac3map/cg_pattern.hpp"
+#include "tac3map/collectives.hpp"
 #include "tac3map/error.hpp"
 #include "tac3map/machine.hpp"
 #include "tac3map/mapping.hpp"
@@ -247,6 +248,23 @@ int runPredict(const PredictOptionsCli& o) {
   const auto describe = [&](int c) {
     return std::to_string(job.problem.src[c]) + "->" + std::to_string(job.problem.dst[c]);
   };
+  // Each collective of the trace alone, under every algorithm, and the best by size.
+  struct Compared {
+    CollectiveCall call;
+    std::vector<AlgorithmTime> times;
+    std::vector<BestRange> ranges;
+  };
+  std::vector<Compared> compared;
+  if (o.collectivesCompare)
+    for (const CollectiveCall& call : collectiveCalls(job.trace))
+      compared.push_back({call,
+                          compareAlgorithms(call, job.trace.ranks, job.router, mapping, model),
+                          bestBySize(call, job.trace.ranks, job.router, mapping, model)});
+  const auto sizeText = [](std::uint64_t bytes) {
+    if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+    if (bytes >= 1024 && bytes % 1024 == 0) return std::to_string(bytes >> 10) + " KiB";
+    return std::to_string(bytes) + " B";
+  };
   if (o.json) {
     json ccs = json::array();
     for (std::size_t t = 0; t < p.ccs.size(); ++t) {
@@ -274,6 +292,23 @@ int runPredict(const PredictOptionsCli& o) {
                 {"local_work_seconds", p.computation},
                 {"total_seconds", p.total}};
     if (o.barriers) out["barriers"] = barriers;
+    if (o.collectivesCompare) {
+      json list = json::array();
+      for (const Compared& c : compared) {
+        json times = json::object(), ranges = json::array();
+        for (const AlgorithmTime& t : c.times) times[algorithmName(t.algorithm)] = t.seconds;
+        for (const BestRange& r : c.ranges)
+          ranges.push_back(
+              {{"from_bytes", r.from}, {"to_bytes", r.to}, {"best", algorithmName(r.algorithm)}});
+        list.push_back({{"line", c.call.line},
+                        {"collective", collectiveName(c.call.op)},
+                        {"bytes", c.call.bytes},
+                        {"ranks", c.call.members.size()},
+                        {"seconds", times},
+                        {"best_by_size", ranges}});
+      }
+      out["collectives"] = list;
+    }
     std::cout << out.dump(2) << "\n";
     return 0;
   }
@@ -296,6 +331,25 @@ int runPredict(const PredictOptionsCli& o) {
   }
   out << "communication " << format("%.6g", p.communication) << " s + local work "
       << format("%.6g", p.computation) << " s = " << format("%.6g", p.total) << " s\n";
+  if (o.collectivesCompare) {
+    out << "collectives, each alone under this mapping (* best):\n";
+    if (compared.empty()) out << "  (the trace has no collectives)\n";
+    for (const Compared& c : compared) {
+      const auto best = std::min_element(
+          c.times.begin(), c.times.end(),
+          [](const AlgorithmTime& a, const AlgorithmTime& b) { return a.seconds < b.seconds; });
+      out << "  line " << c.call.line << ": " << collectiveName(c.call.op) << " "
+          << sizeText(c.call.bytes) << " on " << c.call.members.size() << " ranks:";
+      for (auto t = c.times.begin(); t != c.times.end(); ++t)
+        out << " " << algorithmName(t->algorithm) << " " << format("%.4g", t->seconds) << " s"
+            << (t == best ? "*" : "");
+      out << "\n    best by size:";
+      for (const BestRange& r : c.ranges)
+        out << " " << sizeText(r.from) << ".." << sizeText(r.to) << " "
+            << algorithmName(r.algorithm) << ";";
+      out << "\n";
+    }
+  }
   if (o.barriers) {
     out << "barriers between CCSs (barrier: " << format("%.3g", profile.barrierSeconds)
         << " s):\nafter_ccs  C_alone  C_overlapped  penalty[s]  advice\n";

@@ -62,6 +62,7 @@ struct PredictOptionsCli {
   std::string profile;
   std::string model = "piecewise";
   bool barriers = false;
+  bool collectivesCompare = false;
   bool json = false;
 };
 

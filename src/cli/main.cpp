@@ -128,6 +128,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   predictCmd->add_flag("--barriers", predict.barriers,
                        "advise where a barrier between CCSs pays (cross-CCS collisions)");
+  predictCmd->add_flag("--collectives-compare", predict.collectivesCompare,
+                       "each collective's predicted time under every algorithm, the best, and "
+                       "the best by message size");
   predictCmd->add_flag("--json", predict.json, "print JSON");
 
   VizOptionsCli viz;
