@@ -117,7 +117,7 @@ std::vector<Communication> matchSides(const Trace& trace,
       const Event& re = trace.events[r.rank][r.event];
       const std::uint64_t received = re.kind == EventKind::Sendrecv ? re.bytes2 : re.bytes;
       if (received < se.bytes)
-        failAt(trace.source, re.line,
+        failAt(trace.fileOf(re), re.line,
                "rank " + std::to_string(dst) + " receives at most " + std::to_string(received) +
                    " bytes from rank " + std::to_string(src) + " but line " +
                    std::to_string(se.line) + " sends " + std::to_string(se.bytes) +
@@ -129,7 +129,7 @@ std::vector<Communication> matchSides(const Trace& trace,
     }
     if (sendEnd - i > pairs) {
       const Side s = sends[i + pairs].side;
-      failAt(trace.source, trace.events[s.rank][s.event].line,
+      failAt(trace.fileOf(trace.events[s.rank][s.event]), trace.events[s.rank][s.event].line,
              "rank " + std::to_string(src) + " sends to rank " + std::to_string(dst) + " (tag " +
                  std::to_string(tag) + ") but rank " + std::to_string(dst) +
                  " has no matching receive");
@@ -141,7 +141,7 @@ std::vector<Communication> matchSides(const Trace& trace,
   if (j < recvs.size() && !unmatchedRecv) unmatchedRecv = &recvs[j];
   if (unmatchedRecv) {
     const Side r = unmatchedRecv->side;
-    failAt(trace.source, trace.events[r.rank][r.event].line,
+    failAt(trace.fileOf(trace.events[r.rank][r.event]), trace.events[r.rank][r.event].line,
            "rank " + std::to_string(unmatchedRecv->dst) + " receives from rank " +
                std::to_string(unmatchedRecv->src) + " (tag " + std::to_string(unmatchedRecv->tag) +
                ") but rank " + std::to_string(unmatchedRecv->src) + " has no matching send");
@@ -173,7 +173,7 @@ class LevelSimulation {
       const RankState& s = ranks_[rank];
       if (s.next < trace_.events[rank].size()) {
         const Event& e = trace_.events[rank][s.next];
-        failAt(trace_.source, e.line,
+        failAt(trace_.fileOf(e), e.line,
                "deadlock: rank " + std::to_string(rank) + " blocks forever in '" + describe(e) +
                    "'" + blockedReason(rank, e));
       }
@@ -279,13 +279,13 @@ class LevelSimulation {
     if (p.recv != kNone) post(p.recv, s.floor);
     if (e.kind == EventKind::Isend || e.kind == EventKind::Irecv) {
       if (s.requests.count(e.request))
-        failAt(trace_.source, e.line,
+        failAt(trace_.fileOf(e), e.line,
                "rank " + std::to_string(rank) + " reuses request '" + e.request +
                    "' before waiting for it");
       s.requests[e.request] = e.kind == EventKind::Isend ? p.send : p.recv;
     }
     if (e.kind == EventKind::Wait && !s.requests.count(e.request))
-      failAt(trace_.source, e.line,
+      failAt(trace_.fileOf(e), e.line,
              "rank " + std::to_string(rank) + " waits for request '" + e.request +
                  "' that it has not posted (or already completed)");
   }

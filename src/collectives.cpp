@@ -56,6 +56,7 @@ class Steps {
     Event e;
     e.kind = kind;
     e.line = call_.line;
+    e.file = call_.file;
     e.tag = tag_;
     e.peer = members_[peer];
     e.bytes = bytes;
@@ -294,16 +295,16 @@ void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms) {
       }
       const auto known = trace.comms.find(e.comm);
       if (!e.comm.empty() && known == trace.comms.end())
-        failAt(trace.source, e.line,
+        failAt(trace.fileOf(e), e.line,
                "communicator " + e.comm + " is not declared ('<rank> comm " + e.comm +
                    " <world ranks...>')");
       const std::vector<int>& members = e.comm.empty() ? world : known->second;
       const auto me = std::find(members.begin(), members.end(), rank);
       if (me == members.end())
-        failAt(trace.source, e.line,
+        failAt(trace.fileOf(e), e.line,
                "rank " + std::to_string(rank) + " is not in communicator " + e.comm);
       if (e.root >= static_cast<int>(members.size()))
-        failAt(trace.source, e.line,
+        failAt(trace.fileOf(e), e.line,
                "root=" + std::to_string(e.root) + " is outside the communicator's 0.." +
                    std::to_string(members.size() - 1));
       const std::int64_t tag = -1 - (commNumber.at(e.comm) * 1000000000 + calls[e.comm]++);

@@ -50,13 +50,15 @@ struct Event {
   std::int64_t tag = 0;
   std::string request;  // isend/irecv/wait
   std::size_t line = 0;
+  int file = 0;  // index into Trace::files (readers of one file per rank)
   CollectiveOp op = CollectiveOp::Barrier;  // collective: which, its root and communicator
   int root = 0;
   std::string comm;  // "" = all ranks
 };
 
 struct Trace {
-  std::string source;  // file name, for messages
+  std::string source;              // file name, for messages
+  std::vector<std::string> files;  // when events come from several files (Event::file)
   int ranks = 0;
   std::size_t ranksLine = 0;               // line of the 'ranks' declaration, for messages about it
   std::vector<std::vector<Event>> events;  // events[rank], program order
@@ -64,6 +66,11 @@ struct Trace {
   // communicator-rank order, and the line that declared it.
   std::map<std::string, std::vector<int>> comms;
   std::map<std::string, std::size_t> commLines;
+
+  // The file an event was read from, for messages.
+  const std::string& fileOf(const Event& e) const {
+    return e.file > 0 && static_cast<std::size_t>(e.file) < files.size() ? files[e.file] : source;
+  }
 };
 
 struct TraceOptions {

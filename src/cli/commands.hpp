@@ -19,6 +19,7 @@ struct TraceInput {
   int iteration = 1;
   bool eagerSends = false;
   std::string collectives;  // "allreduce=ring,..."
+  std::string format = "auto";  // auto | native | simgrid-ti | dumpi
 };
 
 struct BoxInput {

@@ -3,13 +3,14 @@
 #include <string>
 
 #include "tac3map/tofu_view.hpp"
+#include "tac3map/trace_formats.hpp"
 
 namespace tac3map::cli {
 
 Trace loadTrace(const TraceInput& input) {
   TraceOptions options;
   options.iteration = input.iteration;
-  return readTrace(input.trace, options);
+  return readAnyTrace(input.trace, parseTraceFormat(input.format), options);
 }
 
 CcsSet ccsOf(const Trace& trace, const TraceInput& input) {

@@ -11,8 +11,17 @@ namespace {
 
 using namespace tac3map::cli;
 
-void addTraceOptions(CLI::App& app, TraceInput& input) {
-  app.add_option("--trace,-t", input.trace, "native trace file (docs/trace-format.md)")->required();
+// `score` has its own --format (table|json|csv, issue 5); there the trace format is only
+// --trace-format, which every command accepts.
+void addTraceOptions(CLI::App& app, TraceInput& input, bool formatFlag = true) {
+  app.add_option("--trace,-t", input.trace,
+                 "trace: native, SimGrid time-independent, or DUMPI ascii (an index file listing "
+                 "one file per rank for the latter two)")
+      ->required();
+  app.add_option(formatFlag ? "--format,--trace-format" : "--trace-format", input.format,
+                 "trace format: auto | native | simgrid-ti | dumpi")
+      ->check(CLI::IsMember({"auto", "native", "simgrid-ti", "dumpi"}))
+      ->capture_default_str();
   app.add_option("--iteration", input.iteration,
                  "which kernel iteration to use when the trace has 'iteration' markers")
       ->capture_default_str();
@@ -96,7 +105,7 @@ int main(int argc, char** argv) {
       "topologies/fx10.json --shape 2x2x2x2x3x2 --trace examples/cg64-sendrecv.trace identity "
       "tofu-default a.map --format table");
   addBoxOptions(*scoreCmd, score.box);
-  addTraceOptions(*scoreCmd, score.input);
+  addTraceOptions(*scoreCmd, score.input, false);
   scoreCmd
       ->add_option("mappings", score.mappings,
                    "mapping files or names: identity, random:SEED, tofu-default")
