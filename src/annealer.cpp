@@ -35,10 +35,25 @@ constexpr std::uint64_t kCheckEvery = 4096;
 // partner). A local pick may be the task's own node; the caller skips such a trial.
 class MovePicker {
  public:
-  MovePicker(const Placement& placement, const Problem& problem, const Router& router, bool local)
-      : placement_(placement), problem_(problem), router_(router), local_(local) {}
+  MovePicker(const Placement& placement, const Problem& problem, const Router& router, bool local,
+             const std::vector<int>& allowed)
+      : placement_(placement),
+        problem_(problem),
+        router_(router),
+        local_(local),
+        allowed_(allowed),
+        usable_(allowed.empty() ? 0 : router.nodeCount(), 0) {
+    for (int node : allowed) usable_[node] = 1;
+  }
 
   int pick(int task, int from, Rng& rng) const {
+    const int node = candidate(task, from, rng);
+    // Outside the allocation: the trial is skipped (the caller sees the task's own node).
+    return usable_.empty() || usable_[node] ? node : from;
+  }
+
+ private:
+  int candidate(int task, int from, Rng& rng) const {
     const int* first = placement_.incidentBegin(task);
     const int* last = placement_.incidentEnd(task);
     if (local_ && first != last) {
@@ -51,15 +66,17 @@ class MovePicker {
       const int next = router_.neighbour(near, k / 2, k % 2 == 0);
       return next < 0 ? near : next;
     }
+    if (!allowed_.empty()) return allowed_[rng.below(allowed_.size())];
     int node = static_cast<int>(rng.below(router_.nodeCount() - 1));
     return node >= from ? node + 1 : node;
   }
 
- private:
   const Placement& placement_;
   const Problem& problem_;
   const Router& router_;
   bool local_;
+  const std::vector<int>& allowed_;
+  std::vector<char> usable_;  // per node, when the allocation is restricted
 };
 
 template <class Objective>
@@ -71,7 +88,8 @@ SearchResult run(const Problem& problem, const Router& router, const Mapping& in
   Objective state(problem, router, initial);
   const auto start = Clock::now();  // the trials' time: building the state is not a trial
   const int tasks = problem.tasks, nodes = router.nodeCount();
-  if (problem.communicationCount() == 0 || nodes < 2 || tasks == 0) {
+  if (problem.communicationCount() == 0 || nodes < 2 || tasks == 0 ||
+      (!schedule.allowedNodes.empty() && schedule.allowedNodes.size() < 2)) {
     result.stopped = "nothing-to-optimize";
     return result;
   }
@@ -93,7 +111,10 @@ SearchResult run(const Problem& problem, const Router& router, const Mapping& in
   // Secondary differences are scaled per communication so that they are of the same order as
   // the normalised objective (one extra shared link ~ 1 / communications).
   const double secondaryScale = reference / static_cast<double>(problem.communicationCount());
-  const MovePicker picker(state.placement(), problem, router, usesLocalMoves(schedule, nodes));
+  const int allocated =
+      schedule.allowedNodes.empty() ? nodes : static_cast<int>(schedule.allowedNodes.size());
+  const MovePicker picker(state.placement(), problem, router, usesLocalMoves(schedule, allocated),
+                          schedule.allowedNodes);
   Rng rng(seed);
   std::uint64_t sinceCheck = 0;
   for (double t = schedule.t0; t >= schedule.tEnd; t *= schedule.cooling) {

@@ -46,6 +46,25 @@ TEST(Annealer, SameSeedSameMappingDifferentSeedDifferentMapping) {
   }
 }
 
+TEST(Annealer, StaysOnTheAllowedNodesOfANonContiguousAllocation) {
+  // 32 tasks on every third node of the whole FX10 (768 nodes): 256 allowed nodes.
+  const CgSetup s(32, "4x2x8x2x3x2");
+  Schedule schedule;
+  schedule.trialsPerTemperature = 200;
+  for (int node = 0; node < s.box.nodeCount; node += 3) schedule.allowedNodes.push_back(node);
+  const Mapping start{
+      std::vector<int>(schedule.allowedNodes.begin(), schedule.allowedNodes.begin() + 32)};
+  for (MoveKind moves : {MoveKind::Global, MoveKind::Local}) {
+    schedule.moves = moves;
+    const SearchResult r = anneal(s.problem, s.router, ObjectiveKind::Tac3, start, schedule, 7);
+    checkMapping(r.best, s.box, "result");
+    for (int node : r.best.nodeOfTask) EXPECT_EQ(node % 3, 0) << node;
+    EXPECT_GT(r.accepted, 0u);
+    EXPECT_LE(r.bestScores.tac3ByteCounts,
+              evaluateExact(s.problem, s.router, start).tac3ByteCounts);
+  }
+}
+
 TEST(Annealer, ResultIsAValidMappingNoWorseThanTheStart) {
   const CgSetup s(32, "1x2x2x2x3x2");
   const Mapping init = identityMapping(32, s.box);

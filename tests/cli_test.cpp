@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "tac3map/cg_pattern.hpp"
@@ -539,6 +540,49 @@ TEST_F(Cli, PredictComparesEveryCollectivesAlgorithms) {
   EXPECT_TRUE(calls[0]["seconds"].contains("ring"));
   EXPECT_TRUE(calls[0]["seconds"].contains("recursive-doubling"));
   EXPECT_EQ(calls[0]["best_by_size"][0]["from_bytes"], 8);
+}
+
+TEST_F(Cli, NodeTableAloneMakesANonContiguousJob) {
+  // 64 nodes scattered over the whole FX10 (every twelfth node), no --shape.
+  const Machine fx10 = testing::fx10();
+  const Box machine = makeBox(fx10, "4x2x8x2x3x2");
+  std::string table;
+  std::set<std::vector<int>> listed;
+  for (int node = 5; node < machine.nodeCount && listed.size() < 64; node += 12) {
+    const std::vector<int> c = machine.coordinatesOf(node);
+    listed.insert(c);
+    for (int x : c) table += std::to_string(x) + " ";
+    table += "host=n" + std::to_string(node) + "\n";
+  }
+  const std::string nodes = " --nodes " + file("nodes.txt", table);
+  const Outcome r = run("map " + kFx10 + nodes + " " + kCg64 + " --trials 300 -o " + out("m.map"));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  std::istringstream lines(slurp(out("m.map")));
+  int tasks = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream words(line);
+    int task = 0;
+    std::vector<int> c(6);
+    words >> task;
+    for (int& x : c) words >> x;
+    EXPECT_TRUE(listed.count(c)) << line;
+    ++tasks;
+  }
+  EXPECT_EQ(tasks, 64);
+  // score and launcher files work on the same job; too small a table is refused.
+  EXPECT_EQ(run("score " + kFx10 + nodes + " " + kCg64 + " identity " + out("m.map")).exitCode, 0);
+  EXPECT_EQ(run("map " + kFx10 + nodes + " " + kCg64 +
+                " --trials 10 --map-format slurm-hostfile -o " + out("h.txt"))
+                .exitCode,
+            0);
+  const std::string small = file("small.txt", "0 0 0 0 0 0\n1 0 0 0 0 0\n");
+  const Outcome refused =
+      run("map " + kFx10 + " --nodes " + small + " " + kCg64 + " -o " + out("x.map"));
+  EXPECT_EQ(refused.exitCode, 1);
+  EXPECT_NE(refused.err.find("small.txt: 64 tasks do not fit on its 2 nodes"), std::string::npos)
+      << refused.err;
+  EXPECT_FALSE(fs::exists(out("x.map")));
 }
 }  // namespace
 }  // namespace tac3map

@@ -30,6 +30,9 @@ struct Schedule {
   bool earlyStop = true;   // tac3: stop once the lower bound is reached
   double timeLimit = 0.0;  // seconds of trials per chain; 0 = none
   MoveKind moves = MoveKind::Auto;
+  // The nodes tasks may occupy (a non-contiguous allocation inside the box); empty = all.
+  // The initial mapping must use only these.
+  std::vector<int> allowedNodes;
 
   // Trials of the whole schedule (temperatures from t0 down to tEnd, times trials each).
   std::uint64_t totalTrials() const;

@@ -50,8 +50,7 @@ double peakMemoryMiB() {
 }
 
 Mapping initialMapping(const MapOptions& o, const Job& job) {
-  const int tasks = job.sets.tasks;
-  if (o.init == "random") return randomMapping(tasks, job.box, o.seed);
+  if (o.init == "random") return job.mapping("random:" + std::to_string(o.seed));
   return job.mapping(o.init);
 }
 
@@ -121,6 +120,7 @@ int runMap(const MapOptions& o) {
   checkSchedule(schedule);
   const Job job(o.box, o.input);
   const Mapping initial = initialMapping(o, job);
+  schedule.allowedNodes = job.allowed;
   const MapFormat mapFormat = parseMapFormat(o.mapFormat);
   // Fail before the search if the output format cannot be written (no host names, ...).
   if (mapFormat != MapFormat::CrayRankOrder)

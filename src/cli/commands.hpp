@@ -18,7 +18,7 @@ struct TraceInput {
   std::string trace;
   int iteration = 1;
   bool eagerSends = false;
-  std::string collectives;  // "allreduce=ring,..."
+  std::string collectives;      // "allreduce=ring,..."
   std::string format = "auto";  // auto | native | simgrid-ti | dumpi
 };
 

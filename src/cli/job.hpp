@@ -25,11 +25,16 @@ struct Job {
   Problem problem;
   Router router;
   std::optional<NodeTable> nodes;
+  // A non-contiguous allocation: the box is the whole machine (or --shape) and tasks may only
+  // sit on the node table's nodes. Empty when every node of the box is the job's.
+  std::vector<int> allowed;
 
   Job(const BoxInput& boxInput, const TraceInput& traceInput);
 
   const NodeTable* nodeTable() const { return nodes ? &*nodes : nullptr; }
-  // A mapping file of any format, or a name (identity, random:SEED, tofu-default).
+  // A mapping file of any format, or a name (identity, random:SEED, tofu-default); within a
+  // non-contiguous allocation identity follows the node table's order, random draws from
+  // its nodes, and a file must use only them.
   Mapping mapping(const std::string& nameOrFile) const;
 
   Scores score(const Mapping& mapping) const {

@@ -35,7 +35,9 @@ void addTraceOptions(CLI::App& app, TraceInput& input, bool formatFlag = true) {
 void addBoxOptions(CLI::App& app, BoxInput& box) {
   app.add_option("--machine,-m", box.machine, "machine description (topologies/*.json)")
       ->required();
-  app.add_option("--shape,-s", box.shape, "the job's box, e.g. 2x2x2x2x3x2")->required();
+  app.add_option("--shape,-s", box.shape,
+                 "the job's box, e.g. 2x2x2x2x3x2 (required unless --nodes lists the job's "
+                 "nodes anywhere on the machine)");
   app.add_option("--offset", box.offset, "the box's origin on the machine, e.g. 0,0,0,0,0,0");
   app.add_option("--nodes", box.nodes,
                  "node table: the job's nodes with host names / logical coordinates "

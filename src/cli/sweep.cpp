@@ -384,8 +384,9 @@ int runSweep(const SweepOptions& o) {
     std::call_once(built[c], [&] {
       const Case& where = spec.cases[c];
       try {
-        jobs[c] = std::make_unique<Job>(BoxInput{where.machine, where.shape, where.offset, ""},
-                                        TraceInput{where.trace, spec.iteration, spec.eagerSends, ""});
+        jobs[c] =
+            std::make_unique<Job>(BoxInput{where.machine, where.shape, where.offset, ""},
+                                  TraceInput{where.trace, spec.iteration, spec.eagerSends, ""});
       } catch (const std::exception& e) {
         jobErrors[c] = e.what();
       }
