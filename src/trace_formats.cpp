@@ -319,7 +319,7 @@ std::vector<long long> braceList(const Reader& r, const std::string& value) {
   return values;
 }
 
-void readDumpiRank(const std::string& file, int fileIndex, int rank, int ranks, Trace& trace) {
+std::vector<DumpiCall> parseDumpiCalls(const std::string& file) {
   std::vector<DumpiCall> calls;
   std::size_t number = 0;
   DumpiCall* open = nullptr;
@@ -336,6 +336,75 @@ void readDumpiRank(const std::string& file, int fileIndex, int rank, int ranks, 
       readArgument(text, *open);
     }
   }
+  return calls;
+}
+
+// A communicator handle as printed: "MPI_COMM_WORLD", or its number ("5", "5 (user)").
+std::string handleOf(const std::string& value) {
+  if (value.find("MPI_COMM_WORLD") != std::string::npos) return "";
+  return value.substr(0, value.find(' '));
+}
+
+// Sub-communicators from MPI_Comm_split / MPI_Comm_dup: the k-th split call of every rank is
+// the same split (MPI requires all ranks of the parent to call it in the same order); ranks
+// with one colour form a communicator, ordered by key, then by rank in the parent.
+// handles[rank]: DUMPI handle -> communicator id of trace.comms ("" = MPI_COMM_WORLD).
+void readCommunicators(const std::vector<std::vector<DumpiCall>>& calls, Trace& trace,
+                       std::vector<std::map<std::string, std::string>>& handles) {
+  struct Split {
+    int rank;
+    long long color, key;
+    std::string handle;
+  };
+  std::map<std::pair<std::string, int>, std::vector<Split>> splits;  // (parent id, k) -> calls
+  handles.assign(calls.size(), {});
+  for (int rank = 0; rank < static_cast<int>(calls.size()); ++rank) {
+    std::map<std::string, int> count;  // per parent
+    for (const DumpiCall& call : calls[rank]) {
+      const auto get = [&](const char* name) {
+        const auto it = call.args.find(name);
+        return it == call.args.end() ? std::string() : it->second;
+      };
+      if (call.name == "MPI_Comm_dup") {
+        handles[rank][handleOf(get("newcomm"))] = handles[rank][handleOf(get("comm"))];
+      } else if (call.name == "MPI_Comm_split") {
+        const std::string parent = handles[rank][handleOf(get("comm"))];
+        long long color = 0, key = 0;
+        std::from_chars(get("color").data(), get("color").data() + get("color").size(), color);
+        std::from_chars(get("key").data(), get("key").data() + get("key").size(), key);
+        splits[{parent, count[parent]++}].push_back({rank, color, key, handleOf(get("newcomm"))});
+      }
+    }
+  }
+  for (auto& [where, members] : splits) {
+    const std::vector<int>* parent = where.first.empty() ? nullptr : &trace.comms.at(where.first);
+    const auto parentRank = [&](int world) {
+      if (!parent) return world;
+      return static_cast<int>(std::find(parent->begin(), parent->end(), world) - parent->begin());
+    };
+    std::stable_sort(members.begin(), members.end(), [&](const Split& a, const Split& b) {
+      return a.color != b.color ? a.color < b.color
+             : a.key != b.key   ? a.key < b.key
+                                : parentRank(a.rank) < parentRank(b.rank);
+    });
+    for (std::size_t i = 0; i < members.size();) {
+      std::size_t j = i;
+      std::vector<int> ranks;
+      while (j < members.size() && members[j].color == members[i].color)
+        ranks.push_back(members[j++].rank);
+      if (members[i].color >= 0) {  // MPI_UNDEFINED is negative: no communicator
+        const std::string id = "split" + std::to_string(trace.comms.size());
+        trace.comms[id] = ranks;
+        for (std::size_t k = i; k < j; ++k) handles[members[k].rank][members[k].handle] = id;
+      }
+      i = j;
+    }
+  }
+}
+
+void convertDumpiRank(const std::vector<DumpiCall>& calls, const std::string& file, int fileIndex,
+                      int rank, int ranks, Trace& trace,
+                      const std::map<std::string, std::string>& handles) {
   std::map<std::string, std::string> requestName;  // DUMPI request id -> native name
   int next = 0;
   auto& events = trace.events[rank];
@@ -351,11 +420,28 @@ void readDumpiRank(const std::string& file, int fileIndex, int rank, int ranks, 
       if (size == 0) r.fail("unknown datatype '" + arg(type) + "'");
       return static_cast<std::uint64_t>(r.integer(arg(count), "a count")) * size;
     };
-    const auto comm = [&] {
+    // The call's communicator id ("" = all ranks); `members` set to its world ranks.
+    const std::vector<int>* members = nullptr;
+    const auto comm = [&]() -> std::string {
+      members = nullptr;
       const auto it = call.args.find("comm");
-      if (it != call.args.end() && it->second != "MPI_COMM_WORLD")
-        r.fail(call.name + " on communicator '" + it->second +
-               "': only MPI_COMM_WORLD is read from DUMPI traces");
+      if (it == call.args.end()) return "";
+      const std::string handle = handleOf(it->second);
+      if (handle.empty()) return "";
+      const auto known = handles.find(handle);
+      if (known == handles.end())
+        r.fail(call.name + " on communicator " + it->second +
+               ", which no MPI_Comm_split or MPI_Comm_dup of this rank created");
+      if (!known->second.empty()) members = &trace.comms.at(known->second);
+      return known->second;
+    };
+    // A peer given as a rank of the call's communicator, as a world rank.
+    const auto world = [&](const std::string& value, const char* what) {
+      if (!members) return r.rank(value, ranks, what);
+      const long long local = r.integer(value, what);
+      if (local < 0 || local >= static_cast<long long>(members->size()))
+        r.fail(std::string(what) + " " + value + " is outside the communicator");
+      return (*members)[local];
     };
     const auto request = [&](const std::string& id) {
       const std::string name = "r" + std::to_string(next++);
@@ -377,7 +463,7 @@ void readDumpiRank(const std::string& file, int fileIndex, int rank, int ranks, 
       comm();
       const bool nonBlocking = n[4] == 'I';
       e = r.event(nonBlocking ? EventKind::Isend : EventKind::Send);
-      e.peer = r.rank(arg("dest"), ranks, "destination");
+      e.peer = world(arg("dest"), "destination");
       e.bytes = bytes("count", "datatype");
       e.tag = r.integer(arg("tag"), "a tag");
       if (nonBlocking) e.request = request(arg("request"));
@@ -388,7 +474,7 @@ void readDumpiRank(const std::string& file, int fileIndex, int rank, int ranks, 
       const std::string& source = arg("source");
       if (source.find("ANY") != std::string::npos || source == "-1")
         r.fail("MPI_ANY_SOURCE receive: the DUMPI reader needs a known source");
-      e.peer = r.rank(source, ranks, "source");
+      e.peer = world(source, "source");
       e.bytes = bytes("count", "datatype");
       e.tag = r.integer(arg("tag"), "a tag");
       if (n == "MPI_Irecv") e.request = request(arg("request"));
@@ -396,9 +482,9 @@ void readDumpiRank(const std::string& file, int fileIndex, int rank, int ranks, 
     } else if (n == "MPI_Sendrecv") {
       comm();
       e = r.event(EventKind::Sendrecv);
-      e.peer = r.rank(arg("dest"), ranks, "destination");
+      e.peer = world(arg("dest"), "destination");
       e.bytes = bytes("sendcount", "sendtype");
-      e.peer2 = r.rank(arg("source"), ranks, "source");
+      e.peer2 = world(arg("source"), "source");
       e.bytes2 = bytes("recvcount", "recvtype");
       e.tag = r.integer(arg("sendtag"), "a tag");
       if (r.integer(arg("recvtag"), "a tag") != e.tag)
@@ -412,11 +498,19 @@ void readDumpiRank(const std::string& file, int fileIndex, int rank, int ranks, 
       if (it == call.args.end()) r.fail(n + " without 'requests'");
       for (long long id : braceList(r, it->second)) waitFor(std::to_string(id));
     } else if (n == "MPI_Barrier") {
-      comm();
-      events.push_back(r.event(EventKind::Barrier));
+      const std::string id = comm();
+      if (id.empty()) {
+        events.push_back(r.event(EventKind::Barrier));
+      } else {
+        e = r.event(EventKind::Collective);
+        e.op = CollectiveOp::Barrier;
+        e.comm = id;
+        events.push_back(e);
+      }
     } else if (n == "MPI_Bcast" || n == "MPI_Reduce" || n == "MPI_Allreduce") {
-      comm();
+      const std::string id = comm();
       e = r.event(EventKind::Collective);
+      e.comm = id;
       e.op = n == "MPI_Bcast"    ? CollectiveOp::Bcast
              : n == "MPI_Reduce" ? CollectiveOp::Reduce
                                  : CollectiveOp::Allreduce;
@@ -425,8 +519,9 @@ void readDumpiRank(const std::string& file, int fileIndex, int rank, int ranks, 
       events.push_back(e);
     } else if (n == "MPI_Allgather" || n == "MPI_Alltoall" || n == "MPI_Gather" ||
                n == "MPI_Scatter") {
-      comm();
+      const std::string id = comm();
       e = r.event(EventKind::Collective);
+      e.comm = id;
       e.op = n == "MPI_Allgather"  ? CollectiveOp::Allgather
              : n == "MPI_Alltoall" ? CollectiveOp::Alltoall
              : n == "MPI_Gather"   ? CollectiveOp::Gather
@@ -455,9 +550,13 @@ Trace readDumpi(const std::string& path, const std::vector<std::string>& files,
   trace.files = {path};
   trace.ranks = static_cast<int>(files.size());
   trace.events.resize(trace.ranks);
+  std::vector<std::vector<DumpiCall>> calls;
+  for (const std::string& file : files) calls.push_back(parseDumpiCalls(file));
+  std::vector<std::map<std::string, std::string>> handles;
+  readCommunicators(calls, trace, handles);
   for (int rank = 0; rank < trace.ranks; ++rank) {
     trace.files.push_back(files[rank]);
-    readDumpiRank(files[rank], rank + 1, rank, trace.ranks, trace);
+    convertDumpiRank(calls[rank], files[rank], rank + 1, rank, trace.ranks, trace, handles[rank]);
   }
   // MPI_Pcontrol(1) markers select an iteration, as the native 'iteration' lines do.
   bool anyMarker = false;

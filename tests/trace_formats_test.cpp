@@ -50,6 +50,12 @@ TEST(TraceFormats, EveryReaderGivesTheNativeCcss) {
   }
 }
 
+TEST(TraceFormats, DumpiSubCommunicatorsFromCommSplit) {
+  // MPI_Comm_split(color = rank % 2, key = -rank), then a bcast and a send on the halves.
+  EXPECT_EQ(ccsOf(readAnyTrace(data("dumpi-split/index"), TraceFormat::Auto, {})),
+            ccsOf(readTrace(data("split.trace"))));
+}
+
 class TraceFormatErrors : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -98,7 +104,8 @@ TEST_F(TraceFormatErrors, DumpiCallsAreCheckedWithTheirFileAndLine) {
                      "int count=4\nMPI_Datatype datatype=1 (MPI_CHAR)\nint dest=1\n"
                      "int tag=0\nMPI_Comm comm=5 (user-defined)\n" +
                      footer);
-  fails(file("index2", "s0.txt\nr1.txt\n"), TraceFormat::Dumpi, "only MPI_COMM_WORLD");
+  fails(file("index2", "s0.txt\nr1.txt\n"), TraceFormat::Dumpi,
+        "s0.txt:1: MPI_Send on communicator 5 (user-defined), which no MPI_Comm_split");
 }
 
 TEST_F(TraceFormatErrors, DumpiPcontrolMarksIterations) {
