@@ -47,16 +47,44 @@ void checkMapping(const Mapping& mapping, const Box& box, const std::string& sou
   }
 }
 
+MappingBuilder::MappingBuilder(std::string source, const Box& box, int tasks)
+    : source_(std::move(source)),
+      mapping_{std::vector<int>(tasks, -1)},
+      lineOf_(tasks, 0),
+      rankOn_(box.nodeCount, -1) {}
+
+void MappingBuilder::place(long long rank, int node, std::size_t line) {
+  const int tasks = mapping_.tasks();
+  if (rank < 0 || rank >= tasks)
+    failAt(source_, line,
+           "rank " + std::to_string(rank) + " is outside 0.." + std::to_string(tasks - 1));
+  if (lineOf_[rank])
+    failAt(source_, line,
+           "rank " + std::to_string(rank) + " placed twice (also line " +
+               std::to_string(lineOf_[rank]) + ")");
+  if (node < 0) failAt(source_, line, "rank " + std::to_string(rank) + ": node not in the box");
+  if (rankOn_[node] >= 0)
+    failAt(source_, line,
+           "rank " + std::to_string(rank) + " is on the node of rank " +
+               std::to_string(rankOn_[node]));
+  rankOn_[node] = static_cast<int>(rank);
+  mapping_.nodeOfTask[rank] = node;
+  lineOf_[rank] = line;
+}
+
+Mapping MappingBuilder::finish() const {
+  for (int task = 0; task < mapping_.tasks(); ++task)
+    if (!lineOf_[task]) failIn(source_, "rank " + std::to_string(task) + " has no line");
+  return mapping_;
+}
+
 Mapping readMapping(const std::string& path, const Box& box, int tasks) {
   std::ifstream in(path);
   if (!in) failIn(path, "cannot open mapping file");
   std::string text;
   std::size_t line = 0;
   bool header = false;
-  Mapping mapping;
-  mapping.nodeOfTask.assign(tasks, -1);
-  std::vector<std::size_t> lineOfTask(tasks, 0);
-  std::vector<int> taskOnNode(box.nodeCount, -1);
+  MappingBuilder builder(path, box, tasks);
   while (std::getline(in, text)) {
     ++line;
     if (!header) {
@@ -81,14 +109,6 @@ Mapping readMapping(const std::string& path, const Box& box, int tasks) {
     if (values.size() != static_cast<std::size_t>(box.axisCount()) + 1)
       failAt(path, line,
              "expected '<rank>' and " + std::to_string(box.axisCount()) + " coordinates");
-    const long long rank = values[0];
-    if (rank < 0 || rank >= tasks)
-      failAt(path, line,
-             "rank " + std::to_string(rank) + " is outside 0.." + std::to_string(tasks - 1));
-    if (lineOfTask[rank])
-      failAt(path, line,
-             "rank " + std::to_string(rank) + " placed twice (also line " +
-                 std::to_string(lineOfTask[rank]) + ")");
     std::vector<int> coordinates;
     for (int a = 0; a < box.axisCount(); ++a) {
       const long long c = values[a + 1];
@@ -98,19 +118,10 @@ Mapping readMapping(const std::string& path, const Box& box, int tasks) {
                    " is outside the box " + box.shapeText());
       coordinates.push_back(static_cast<int>(c));
     }
-    const int node = box.nodeAt(coordinates);
-    if (taskOnNode[node] >= 0)
-      failAt(path, line,
-             "rank " + std::to_string(rank) + " is on the node of rank " +
-                 std::to_string(taskOnNode[node]));
-    taskOnNode[node] = static_cast<int>(rank);
-    mapping.nodeOfTask[rank] = node;
-    lineOfTask[rank] = line;
+    builder.place(values[0], box.nodeAt(coordinates), line);
   }
   if (!header) failIn(path, "empty mapping file (expected the header '# tac3map mapping 1')");
-  for (int task = 0; task < tasks; ++task)
-    if (!lineOfTask[task]) failIn(path, "rank " + std::to_string(task) + " has no line");
-  return mapping;
+  return builder.finish();
 }
 
 std::string formatMapping(const Mapping& mapping, const Machine& machine, const Box& box) {

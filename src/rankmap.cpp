@@ -99,47 +99,6 @@ std::vector<int> nodeOrder(const Box& box, const NodeTable* table) {
   return order;
 }
 
-// Collects rank -> node with the checks every reader needs.
-class Placer {
- public:
-  Placer(const std::string& source, const Box& box, int tasks)
-      : source_(source),
-        mapping_{std::vector<int>(tasks, -1)},
-        lineOf_(tasks, 0),
-        rankOn_(box.nodeCount, -1) {}
-
-  void place(long long rank, int node, std::size_t line) {
-    const int tasks = mapping_.tasks();
-    if (rank < 0 || rank >= tasks)
-      failAt(source_, line,
-             "rank " + std::to_string(rank) + " is outside 0.." + std::to_string(tasks - 1));
-    if (lineOf_[rank])
-      failAt(source_, line,
-             "rank " + std::to_string(rank) + " placed twice (also line " +
-                 std::to_string(lineOf_[rank]) + ")");
-    if (node < 0) failAt(source_, line, "rank " + std::to_string(rank) + ": node not in the box");
-    if (rankOn_[node] >= 0)
-      failAt(source_, line,
-             "rank " + std::to_string(rank) + " is on the node of rank " +
-                 std::to_string(rankOn_[node]));
-    rankOn_[node] = static_cast<int>(rank);
-    mapping_.nodeOfTask[rank] = node;
-    lineOf_[rank] = line;
-  }
-
-  Mapping finish() const {
-    for (int task = 0; task < mapping_.tasks(); ++task)
-      if (!lineOf_[task]) failIn(source_, "rank " + std::to_string(task) + " has no place");
-    return mapping_;
-  }
-
- private:
-  std::string source_;
-  Mapping mapping_;
-  std::vector<std::size_t> lineOf_;
-  std::vector<int> rankOn_;
-};
-
 struct Line {
   std::size_t number;
   std::string text;  // trimmed
@@ -180,7 +139,7 @@ Mapping readJson(const std::string& text, const std::string& source, const Box& 
   const json doc = parseJson(text, source);
   const json& ranks = jsonField(doc, "ranks", "top level", source);
   if (!ranks.is_array()) failIn(source, "ranks: expected an array");
-  Placer placer(source, box, tasks);
+  MappingBuilder placer(source, box, tasks);
   for (std::size_t i = 0; i < ranks.size(); ++i) {
     const std::string where = "ranks[" + std::to_string(i) + "]";
     const json& rank = jsonField(ranks[i], "rank", where, source);
@@ -346,7 +305,7 @@ Mapping readRankMap(const std::string& path, const Machine& machine, const Box& 
   if (lines.empty()) failIn(path, "empty mapping file");
   const std::string& head = lines.front().text;
   if (head[0] == '{') return readJson(text, path, box, tasks);
-  Placer placer(path, box, tasks);
+  MappingBuilder placer(path, box, tasks);
   if (head[0] == '(') {  // fujitsu-vcoord
     const auto logical = logicalCoordinates(machine, box, table);
     std::map<std::vector<int>, int> nodeAt;

@@ -104,7 +104,7 @@ TEST_F(RankMap, BadFilesNameTheLine) {
         &nodes);
   fails("1,0,5\n", "bad.map:1: rank 5 is outside 0..1", nullptr);
   fails("{\"ranks\": [{\"rank\": 0}]}", "ranks[0]: missing field \"coordinates\"", nullptr);
-  fails("h1\n", "rank 1 has no place", &nodes);
+  fails("h1\n", "rank 1 has no line", &nodes);
 
   const auto tableFails = [&](const std::string& text, const std::string& expected) {
     try {

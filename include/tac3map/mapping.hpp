@@ -26,6 +26,21 @@ Mapping identityMapping(int tasks, const Box& box);
 Mapping randomMapping(int tasks, const Box& box, std::uint64_t seed);
 
 Mapping readMapping(const std::string& path, const Box& box, int tasks);
+
+// Collects rank -> node while a mapping file is read, with the checks every reader needs:
+// each rank once, on a node of the box (node -1: not in it), alone. Errors name file and line.
+class MappingBuilder {
+ public:
+  MappingBuilder(std::string source, const Box& box, int tasks);
+  void place(long long rank, int node, std::size_t line);
+  Mapping finish() const;  // every rank placed
+
+ private:
+  std::string source_;
+  Mapping mapping_;
+  std::vector<std::size_t> lineOf_;
+  std::vector<int> rankOn_;
+};
 std::string formatMapping(const Mapping& mapping, const Machine& machine, const Box& box);
 
 // Checks that every task has a node of the box and no two share one.
