@@ -42,6 +42,17 @@ std::string format(const char* pattern, double value) {
   return buffer;
 }
 
+// The profile's message and memory-copy models (predict, score --profile).
+struct ProfileModels {
+  Profile profile;
+  TimeModel message, copy;
+  ProfileModels(const std::string& path, const std::string& kind)
+      : profile(loadProfile(path)),
+        message(profile.pingpong, parseModelKind(kind), profile.source + ": pingpong"),
+        copy(profile.memcpy, parseModelKind(kind), profile.source + ": memcpy") {}
+  PredictModel with(double hopLatency) const { return {message, copy, hopLatency}; }
+};
+
 // Peak resident memory of this process so far (Linux reports kilobytes).
 double peakMemoryMiB() {
   rusage usage{};
@@ -181,7 +192,11 @@ int runMap(const MapOptions& o) {
           {"seconds", run.seconds},
           {"stopped", winner.stopped},
           {"best_chain", run.best},
-          {"moves", usesLocalMoves(schedule, job.box.nodeCount) ? "local" : "global"}}},
+          {"moves",
+           usesLocalMoves(schedule, job.allowed.empty() ? job.box.nodeCount
+                                                        : static_cast<int>(job.allowed.size()))
+               ? "local"
+               : "global"}}},
         {"resources",
          {{"seconds",
            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()},
@@ -219,12 +234,9 @@ int runScore(const ScoreOptions& o) {
   }
   std::vector<double> predicted;
   if (!o.profile.empty()) {
-    const Profile profile = loadProfile(o.profile);
-    const ModelKind kind = parseModelKind(o.model);
-    const TimeModel message(profile.pingpong, kind, profile.source + ": pingpong");
-    const TimeModel copy(profile.memcpy, kind, profile.source + ": memcpy");
-    const PredictModel model{message, copy, job.machine.hopLatency};
-    const double localWork = localWorkSeconds(job.trace, copy);
+    const ProfileModels models(o.profile, o.model);
+    const PredictModel model = models.with(job.machine.hopLatency);
+    const double localWork = localWorkSeconds(job.trace, models.copy);
     for (const Mapping& mapping : mappings)
       predicted.push_back(predict(job.problem, job.router, mapping, model, localWork).total);
   }
@@ -234,14 +246,13 @@ int runScore(const ScoreOptions& o) {
 
 int runPredict(const PredictOptionsCli& o) {
   const Job job(o.box, o.input);
-  const Profile profile = loadProfile(o.profile);
-  const ModelKind kind = parseModelKind(o.model);
-  const TimeModel message(profile.pingpong, kind, profile.source + ": pingpong");
-  const TimeModel copy(profile.memcpy, kind, profile.source + ": memcpy");
-  const PredictModel model{message, copy, job.machine.hopLatency};
+  const ProfileModels models(o.profile, o.model);
+  const Profile& profile = models.profile;
+  const TimeModel& message = models.message;
+  const PredictModel model = models.with(job.machine.hopLatency);
   const Mapping mapping = job.mapping(o.mapping);
   const Prediction p =
-      predict(job.problem, job.router, mapping, model, localWorkSeconds(job.trace, copy));
+      predict(job.problem, job.router, mapping, model, localWorkSeconds(job.trace, models.copy));
   std::vector<BarrierAdvice> advice;
   if (o.barriers)
     advice = barrierAdvice(job.problem, job.router, mapping, model, profile.barrierSeconds);
