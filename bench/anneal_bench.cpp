@@ -22,13 +22,7 @@ namespace {
 struct Cg64 {
   Machine machine = loadMachine(std::string(TAC3MAP_SOURCE_DIR) + "/topologies/fx10.json");
   Box box = makeBox(machine, "2x2x2x2x3x2");
-  Problem problem;
-  Cg64() {
-    CgOptions o;
-    o.ranks = 64;
-    std::istringstream in(generateCgTrace(o));
-    problem = makeProblem(extractCcs(parseTrace(in, "cg64")));
-  }
+  Problem problem = generateCgProblem(CgOptions{});  // 64 ranks
 };
 
 const Cg64& cg64() {

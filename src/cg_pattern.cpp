@@ -2,7 +2,9 @@
 
 #include <sstream>
 
+#include "tac3map/ccs.hpp"
 #include "tac3map/error.hpp"
+#include "tac3map/trace.hpp"
 
 namespace tac3map {
 
@@ -95,6 +97,11 @@ std::string generateCgTrace(const CgOptions& options) {
         writeExchange(out, options.variant, rank, cgTransposePartner(grid, rank), options.bytes, 1);
     }
   return out.str();
+}
+
+Problem generateCgProblem(const CgOptions& options) {
+  std::istringstream in(generateCgTrace(options));
+  return makeProblem(extractCcs(parseTrace(in, "generated CG trace")));
 }
 
 }  // namespace tac3map

@@ -199,7 +199,7 @@ Trace parseTrace(std::istream& in, const std::string& source, const TraceOptions
   std::vector<std::vector<Event>> all;
   std::vector<std::vector<std::size_t>> markers;
   std::vector<std::size_t> firstMarkerLine;
-  bool sawHeader = false, anyMarker = false;
+  bool sawHeader = false;
   std::string text;
   std::size_t lineNumber = 0;
   while (std::getline(in, text)) {
@@ -248,7 +248,6 @@ Trace parseTrace(std::istream& in, const std::string& source, const TraceOptions
     if (r.words[1] == "iteration") {
       if (r.words.size() != 2) r.fail("'iteration' takes no arguments");
       markers[rank].push_back(all[rank].size());
-      anyMarker = true;
       continue;
     }
     all[rank].push_back(parseEvent(r, trace.ranks));
@@ -256,27 +255,42 @@ Trace parseTrace(std::istream& in, const std::string& source, const TraceOptions
   if (!sawHeader) failIn(source, "empty trace (expected the header 'tac3map-trace 1')");
   if (trace.ranks == 0) failIn(source, "no 'ranks <count>' line");
 
-  trace.events.resize(trace.ranks);
-  for (int rank = 0; rank < trace.ranks; ++rank) {
-    if (!anyMarker) {
-      if (options.iteration != 1)
-        failIn(source, "--iteration " + std::to_string(options.iteration) +
-                           ": the trace has no 'iteration' markers");
-      trace.events[rank] = std::move(all[rank]);
-      continue;
-    }
-    const auto& starts = markers[rank];
-    if (starts.size() < static_cast<std::size_t>(options.iteration))
-      failIn(source, "rank " + std::to_string(rank) + " has " + std::to_string(starts.size()) +
-                         " 'iteration' markers, --iteration " + std::to_string(options.iteration) +
-                         " needs one more");
-    const std::size_t begin = starts[options.iteration - 1];
-    const std::size_t end = starts.size() > static_cast<std::size_t>(options.iteration)
-                                ? starts[options.iteration]
-                                : all[rank].size();
-    trace.events[rank].assign(all[rank].begin() + begin, all[rank].begin() + end);
-  }
+  trace.events = std::move(all);
+  selectIteration(trace, markers, options.iteration, "'iteration'");
   return trace;
+}
+
+void selectIteration(Trace& trace, const std::vector<std::vector<std::size_t>>& markers,
+                     int iteration, const std::string& markerName) {
+  bool anyMarker = false;
+  for (const auto& starts : markers) anyMarker |= !starts.empty();
+  if (!anyMarker) {
+    if (iteration != 1)
+      failIn(trace.source, std::string("--iteration ")
+                               .append(std::to_string(iteration))
+                               .append(": the trace has no ")
+                               .append(markerName)
+                               .append(" markers"));
+    return;
+  }
+  for (int rank = 0; rank < trace.ranks; ++rank) {
+    const auto& starts = markers[rank];
+    auto& events = trace.events[rank];
+    if (starts.size() < static_cast<std::size_t>(iteration))
+      failIn(trace.source, std::string("rank ")
+                               .append(std::to_string(rank))
+                               .append(" has ")
+                               .append(std::to_string(starts.size()))
+                               .append(" ")
+                               .append(markerName)
+                               .append(" markers, --iteration ")
+                               .append(std::to_string(iteration))
+                               .append(" needs one more"));
+    const std::size_t begin = starts[iteration - 1];
+    const std::size_t end =
+        starts.size() > static_cast<std::size_t>(iteration) ? starts[iteration] : events.size();
+    events = std::vector<Event>(events.begin() + begin, events.begin() + end);
+  }
 }
 
 Trace readTrace(const std::string& path, const TraceOptions& options) {

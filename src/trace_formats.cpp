@@ -402,9 +402,12 @@ void readCommunicators(const std::vector<std::vector<DumpiCall>>& calls, Trace& 
   }
 }
 
-void convertDumpiRank(const std::vector<DumpiCall>& calls, const std::string& file, int fileIndex,
-                      int rank, int ranks, Trace& trace,
-                      const std::map<std::string, std::string>& handles) {
+// Appends the rank's events; returns where its MPI_Pcontrol(1) iterations start.
+std::vector<std::size_t> convertDumpiRank(const std::vector<DumpiCall>& calls,
+                                          const std::string& file, int fileIndex, int rank,
+                                          int ranks, Trace& trace,
+                                          const std::map<std::string, std::string>& handles) {
+  std::vector<std::size_t> iterations;
   std::map<std::string, std::string> requestName;  // DUMPI request id -> native name
   int next = 0;
   auto& events = trace.events[rank];
@@ -532,15 +535,11 @@ void convertDumpiRank(const std::vector<DumpiCall>& calls, const std::string& fi
         e.root = static_cast<int>(r.integer(arg("root"), "a root"));
       events.push_back(e);
     } else if (n == "MPI_Pcontrol") {
-      // An iteration marker is handled by the caller through 'level'.
-      if (r.integer(arg("level"), "a level") == 1) {
-        e = r.event(EventKind::Compute);  // placeholder, turned into a marker below
-        e.request = "#iteration";
-        events.push_back(e);
-      }
+      if (r.integer(arg("level"), "a level") == 1) iterations.push_back(events.size());
     }
     // Other calls (MPI_Init, MPI_Comm_rank, MPI_Wtime, ...) are read and ignored.
   }
+  return iterations;
 }
 
 Trace readDumpi(const std::string& path, const std::vector<std::string>& files,
@@ -554,33 +553,14 @@ Trace readDumpi(const std::string& path, const std::vector<std::string>& files,
   for (const std::string& file : files) calls.push_back(parseDumpiCalls(file));
   std::vector<std::map<std::string, std::string>> handles;
   readCommunicators(calls, trace, handles);
+  std::vector<std::vector<std::size_t>> iterations;
   for (int rank = 0; rank < trace.ranks; ++rank) {
     trace.files.push_back(files[rank]);
-    convertDumpiRank(calls[rank], files[rank], rank + 1, rank, trace.ranks, trace, handles[rank]);
+    iterations.push_back(convertDumpiRank(calls[rank], files[rank], rank + 1, rank, trace.ranks,
+                                          trace, handles[rank]));
   }
-  // MPI_Pcontrol(1) markers select an iteration, as the native 'iteration' lines do.
-  bool anyMarker = false;
-  for (const auto& events : trace.events)
-    for (const Event& e : events) anyMarker |= e.request == "#iteration";
-  for (int rank = 0; rank < trace.ranks; ++rank) {
-    auto& events = trace.events[rank];
-    if (!anyMarker) continue;
-    std::vector<std::size_t> starts;
-    for (std::size_t i = 0; i < events.size(); ++i)
-      if (events[i].request == "#iteration") starts.push_back(i);
-    if (starts.size() < static_cast<std::size_t>(options.iteration))
-      failIn(files[rank], "rank " + std::to_string(rank) + " has " + std::to_string(starts.size()) +
-                              " MPI_Pcontrol(1) markers, " + "--iteration " +
-                              std::to_string(options.iteration) + " needs one more");
-    const std::size_t begin = starts[options.iteration - 1] + 1;
-    const std::size_t end = starts.size() > static_cast<std::size_t>(options.iteration)
-                                ? starts[options.iteration]
-                                : events.size();
-    events = std::vector<Event>(events.begin() + begin, events.begin() + end);
-  }
-  if (!anyMarker && options.iteration != 1)
-    failIn(path, "--iteration " + std::to_string(options.iteration) +
-                     ": the trace has no MPI_Pcontrol(1) markers");
+  // MPI_Pcontrol(1) marks iterations, as the native 'iteration' lines do.
+  selectIteration(trace, iterations, options.iteration, "MPI_Pcontrol(1)");
   return trace;
 }
 

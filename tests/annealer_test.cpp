@@ -19,7 +19,7 @@ struct CgSetup {
   static Problem makeCg(int ranks) {
     CgOptions o;
     o.ranks = ranks;
-    return makeProblem(extractCcs(testing::traceFromText(generateCgTrace(o))));
+    return generateCgProblem(o);
   }
 };
 

@@ -78,13 +78,7 @@ struct Cg64 {
   Machine machine = testing::fx10();
   Box box = makeBox(machine, "2x2x2x2x3x2");
   Router router{machine, box};
-  Problem problem;
-  Cg64() {
-    CgOptions o;
-    o.ranks = 64;
-    std::istringstream in(generateCgTrace(o));
-    problem = makeProblem(extractCcs(parseTrace(in, "cg64")));
-  }
+  Problem problem = generateCgProblem(CgOptions{});  // 64 ranks
 };
 
 TEST(Viz, LayoutPlacesEveryNodeOnceTofuOuterAxesOutside) {

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "tac3map/objective.hpp"
+
 namespace tac3map {
 
 enum class CgVariant { Sendrecv, IrecvIsendWaitall, IrecvSendWait };
@@ -31,5 +33,7 @@ int cgRowPartner(const CgGrid& grid, int rank, int step);
 int cgTransposePartner(const CgGrid& grid, int rank);
 
 std::string generateCgTrace(const CgOptions& options);
+// The same pattern compiled for evaluation (its CCSs as a Problem), for tests and benchmarks.
+Problem generateCgProblem(const CgOptions& options);
 
 }  // namespace tac3map

@@ -99,8 +99,7 @@ void Placement::forEachAffectedCcs(const Move& move, const int* ccsOf, std::vect
 //                                             functor, called only when needed: the annealer
 //                                             draws its random acceptance threshold lazily);
 //   proposedValue(), proposedSecondary()      the numbers after the proposed move;
-//   commit(), discard()                       make the proposed move, or forget it;
-//   relocate(task, node)                      propose + commit, for tests and set-up.
+//   commit(), discard()                       make the proposed move, or forget it.
 template <class Engine>
 class IncrementalObjective {
  public:
@@ -108,12 +107,6 @@ class IncrementalObjective {
       : problem_(problem), router_(router), placement_(problem, router.nodeCount(), mapping) {}
 
   const Placement& placement() const { return placement_; }
-
-  void relocate(int task, int node) {
-    Engine& self = static_cast<Engine&>(*this);
-    self.propose(task, node, [] { return 1e308; });
-    self.commit();
-  }
 
  protected:
   struct Ends {

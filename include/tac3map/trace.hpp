@@ -78,6 +78,12 @@ struct TraceOptions {
 };
 
 Trace readTrace(const std::string& path, const TraceOptions& options = {});
+
+// Keeps each rank's events of kernel iteration `iteration` (1-based): from its iteration-th
+// marker (markers[rank] = event indices where iterations start) to its next. Without any
+// marker, the whole trace, and `iteration` must be 1. For the readers of every format.
+void selectIteration(Trace& trace, const std::vector<std::vector<std::size_t>>& markers,
+                     int iteration, const std::string& markerName);
 Trace parseTrace(std::istream& in, const std::string& source, const TraceOptions& options = {});
 
 const char* eventName(EventKind kind);
