@@ -139,7 +139,7 @@ Mapping readJson(const std::string& text, const std::string& source, const Box& 
   const json doc = parseJson(text, source);
   const json& ranks = jsonField(doc, "ranks", "top level", source);
   if (!ranks.is_array()) failIn(source, "ranks: expected an array");
-  MappingBuilder placer(source, box, tasks);
+  MappingBuilder builder(source, box, tasks);
   for (std::size_t i = 0; i < ranks.size(); ++i) {
     const std::string where = "ranks[" + std::to_string(i) + "]";
     const json& rank = jsonField(ranks[i], "rank", where, source);
@@ -155,9 +155,9 @@ Mapping readJson(const std::string& text, const std::string& source, const Box& 
                            box.shapeText());
       coordinates.push_back(c[a].get<int>());
     }
-    placer.place(rank.get<long long>(), box.nodeAt(coordinates), i + 1);
+    builder.place(rank.get<long long>(), box.nodeAt(coordinates), i + 1);
   }
-  return placer.finish();
+  return builder.finish();
 }
 
 }  // namespace
@@ -305,7 +305,7 @@ Mapping readRankMap(const std::string& path, const Machine& machine, const Box& 
   if (lines.empty()) failIn(path, "empty mapping file");
   const std::string& head = lines.front().text;
   if (head[0] == '{') return readJson(text, path, box, tasks);
-  MappingBuilder placer(path, box, tasks);
+  MappingBuilder builder(path, box, tasks);
   if (head[0] == '(') {  // fujitsu-vcoord
     const auto logical = logicalCoordinates(machine, box, table);
     std::map<std::vector<int>, int> nodeAt;
@@ -320,9 +320,9 @@ Mapping readRankMap(const std::string& path, const Machine& machine, const Box& 
       const auto it = nodeAt.find(c);
       if (it == nodeAt.end())
         failAt(path, line.number, "no node of the box has logical coordinates " + line.text);
-      placer.place(rank++, it->second, line.number);
+      builder.place(rank++, it->second, line.number);
     }
-    return placer.finish();
+    return builder.finish();
   }
   if (head.rfind("rank ", 0) == 0) {  // openmpi-rankfile
     const auto byHost = nodesByHost(table, "openmpi-rankfile");
@@ -335,10 +335,10 @@ Mapping readRankMap(const std::string& path, const Machine& machine, const Box& 
       if (line.text.rfind("rank ", 0) != 0 || equals == std::string::npos ||
           !parseInt(rankWord.substr(0, equals), rank))
         failAt(path, line.number, "expected 'rank <i>=<host> slot=<n>'");
-      placer.place(rank, hostNode(byHost, rankWord.substr(equals + 1), path, line.number),
-                   line.number);
+      builder.place(rank, hostNode(byHost, rankWord.substr(equals + 1), path, line.number),
+                    line.number);
     }
-    return placer.finish();
+    return builder.finish();
   }
   const bool bgq = machine.axisCount() == 5 && std::count(head.begin(), head.end(), ' ') >= 5;
   if (bgq) {
@@ -357,9 +357,9 @@ Mapping readRankMap(const std::string& path, const Machine& machine, const Box& 
       for (int a = 0; a < 5; ++a)
         if (c[a] < 0 || c[a] >= box.shape[a])
           failAt(path, line.number, "coordinates outside the box " + box.shapeText());
-      placer.place(rank++, box.nodeAt(c), line.number);
+      builder.place(rank++, box.nodeAt(c), line.number);
     }
-    return placer.finish();
+    return builder.finish();
   }
   long long probe = 0;
   const std::string firstWord = head.substr(0, head.find(','));
@@ -369,15 +369,15 @@ Mapping readRankMap(const std::string& path, const Machine& machine, const Box& 
     if (ranks.size() > order.size())
       failAt(path, lines.front().number, "more ranks than nodes in the job");
     for (std::size_t k = 0; k < ranks.size(); ++k)
-      placer.place(ranks[k], order[k], lines.front().number);
-    return placer.finish();
+      builder.place(ranks[k], order[k], lines.front().number);
+    return builder.finish();
   }
   // slurm-hostfile: a host per line, in rank order.
   const auto byHost = nodesByHost(table, "slurm-hostfile");
   long long rank = 0;
   for (const Line& line : lines)
-    placer.place(rank++, hostNode(byHost, line.text, path, line.number), line.number);
-  return placer.finish();
+    builder.place(rank++, hostNode(byHost, line.text, path, line.number), line.number);
+  return builder.finish();
 }
 
 }  // namespace tac3map

@@ -115,11 +115,18 @@ long long bytesOf(int count, MPI_Datatype type) {
 std::map<std::vector<int>, std::string> g_commIds;
 
 std::string commId(MPI_Comm comm) {
+  if (comm == MPI_COMM_WORLD) return "";
   int size = 0;
   PMPI_Comm_size(comm, &size);
-  std::vector<int> members(size);
-  if (comm == MPI_COMM_WORLD) return "";
-  for (int r = 0; r < size; ++r) members[r] = worldRank(comm, r);
+  // All members in one translation (not one group pair per member).
+  std::vector<int> local(size), members(size);
+  for (int r = 0; r < size; ++r) local[r] = r;
+  MPI_Group group, world;
+  PMPI_Comm_group(comm, &group);
+  PMPI_Comm_group(MPI_COMM_WORLD, &world);
+  PMPI_Group_translate_ranks(group, size, local.data(), world, members.data());
+  PMPI_Group_free(&group);
+  PMPI_Group_free(&world);
   bool identity = size == g.worldSize;
   for (int r = 0; r < size && identity; ++r) identity = members[r] == r;
   if (identity) return "";
