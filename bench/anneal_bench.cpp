@@ -13,6 +13,7 @@
 #include "tac3map/annealer.hpp"
 #include "tac3map/cg_pattern.hpp"
 #include "tac3map/incremental.hpp"
+#include "tac3map/incremental_compact.hpp"
 #include "tac3map/random.hpp"
 #include "tac3map/trace.hpp"
 
@@ -30,11 +31,12 @@ const Cg64& cg64() {
   return instance;
 }
 
-void FullSchedule(benchmark::State& state, ObjectiveKind kind) {
+void FullSchedule(benchmark::State& state, ObjectiveKind kind, Tac3Engine engine) {
   const Cg64& cg = cg64();
   const Router router(cg.machine, cg.box);
   Schedule schedule;
   schedule.earlyStop = false;
+  schedule.tac3Engine = engine;
   std::uint64_t trials = 0;
   for (auto _ : state) {
     const SearchResult r =
@@ -45,9 +47,14 @@ void FullSchedule(benchmark::State& state, ObjectiveKind kind) {
   state.counters["trials_per_second"] =
       benchmark::Counter(static_cast<double>(trials), benchmark::Counter::kIsRate);
 }
-BENCHMARK_CAPTURE(FullSchedule, tac3, ObjectiveKind::Tac3)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(FullSchedule, tahb, ObjectiveKind::Tahb)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(FullSchedule, rmatt_o2f, ObjectiveKind::RmattO2f)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(FullSchedule, tac3, ObjectiveKind::Tac3, Tac3Engine::Auto)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(FullSchedule, tac3_general_engine, ObjectiveKind::Tac3, Tac3Engine::General)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(FullSchedule, tahb, ObjectiveKind::Tahb, Tac3Engine::Auto)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(FullSchedule, rmatt_o2f, ObjectiveKind::RmattO2f, Tac3Engine::Auto)
+    ->Unit(benchmark::kMillisecond);
 
 template <class Engine>
 void Move(benchmark::State& state, std::size_t cacheBudget) {
@@ -68,6 +75,9 @@ void Move(benchmark::State& state, std::size_t cacheBudget) {
 void MoveTac3(benchmark::State& state, std::size_t budget) {
   Move<Tac3Objective>(state, budget);
 }
+void MoveTac3Compact(benchmark::State& state) {
+  Move<CompactTac3Objective>(state, Router::kDefaultCacheBudget);
+}
 void MoveTahb(benchmark::State& state) {
   Move<TahbObjective>(state, Router::kDefaultCacheBudget);
 }
@@ -76,6 +86,7 @@ void MoveRmatt(benchmark::State& state) {
 }
 BENCHMARK_CAPTURE(MoveTac3, cached_routes, Router::kDefaultCacheBudget);
 BENCHMARK_CAPTURE(MoveTac3, walked_routes, std::size_t{0});
+BENCHMARK(MoveTac3Compact);
 BENCHMARK(MoveTahb);
 BENCHMARK(MoveRmatt);
 

@@ -8,6 +8,7 @@
 
 #include "tac3map/error.hpp"
 #include "tac3map/incremental.hpp"
+#include "tac3map/incremental_compact.hpp"
 #include "tac3map/random.hpp"
 
 namespace tac3map {
@@ -229,10 +230,19 @@ SearchResult anneal(const Problem& problem, const Router& router, ObjectiveKind 
   if (reference <= 0) reference = 1;
   SearchResult result;
   switch (objective) {
-    case ObjectiveKind::Tac3:
-      result = run<Tac3Objective>(problem, router, initial, schedule, seed, reference,
-                                  tac3LowerBoundBytes(problem), schedule.earlyStop, progress);
+    case ObjectiveKind::Tac3: {
+      const bool fits = CompactTac3Objective::fits(problem, router);
+      if (schedule.tac3Engine == Tac3Engine::Compact && !fits)
+        throw InputError("the compact tac3 engine cannot evaluate this problem on this box");
+      if (fits && schedule.tac3Engine != Tac3Engine::General)
+        result = run<CompactTac3Objective>(problem, router, initial, schedule, seed, reference,
+                                           tac3LowerBoundBytes(problem), schedule.earlyStop,
+                                           progress);
+      else
+        result = run<Tac3Objective>(problem, router, initial, schedule, seed, reference,
+                                    tac3LowerBoundBytes(problem), schedule.earlyStop, progress);
       break;
+    }
     case ObjectiveKind::Tahb:
       result = run<TahbObjective>(problem, router, initial, schedule, seed, reference, 0, false,
                                   progress);

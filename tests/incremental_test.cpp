@@ -1,6 +1,7 @@
 // The incremental engines against the reference evaluator, exactly, over thousands of random
 // moves on several machines, with equal and unequal message sizes.
 #include "tac3map/incremental.hpp"
+#include "tac3map/incremental_compact.hpp"
 
 #include <gtest/gtest.h>
 
@@ -102,7 +103,7 @@ void randomMoves(const Machine& machine, const std::string& shape, int tasks, bo
     if (::testing::Test::HasFailure()) return;
   }
   // Only tac3 rejects early; it must have done so on these random boxes.
-  if (std::is_same_v<Engine, Tac3Objective>) {
+  if (std::is_same_v<Engine, Tac3Objective> || std::is_same_v<Engine, CompactTac3Objective>) {
     EXPECT_GT(rejectedEarly, 0);
   }
 }
@@ -136,6 +137,49 @@ TEST(Incremental, Tac3EqualsReferenceAfterEveryMove) {
               ASSERT_EQ(secondary, referenceSharedPairs(p, r, m));
             });
       }
+}
+
+TEST(Incremental, CompactTac3EqualsReferenceAfterEveryMove) {
+  int fitted = 0;
+  for (const Case& c : cases()) {
+    const Box box = makeBox(c.machine, c.shape);
+    const Router router(c.machine, box);
+    Rng rng(c.tasks * 31 + box.nodeCount);  // the problem randomMoves draws
+    if (!CompactTac3Objective::fits(randomProblem(c.tasks, 5, rng, false), router)) continue;
+    ++fitted;
+    SCOPED_TRACE(c.shape);
+    randomMoves<CompactTac3Objective>(
+        c.machine, c.shape, c.tasks, false, Router::kDefaultCacheBudget,
+        [](std::uint64_t value, std::uint64_t secondary, const ExactScores& ref,
+           const Problem& p, const Router& r, const Mapping& m) {
+          ASSERT_EQ(value, ref.tac3ByteCounts);
+          ASSERT_EQ(secondary, referenceSharedPairs(p, r, m));
+        });
+  }
+  EXPECT_GE(fitted, 4);  // all but the whole FX10, whose route table is too large
+}
+
+// Only equal-sized messages per CCS, at most 255 of them, on boxes whose route table is small.
+TEST(Incremental, CompactTac3FitsOnlyWhereItCan) {
+  const Machine fx10 = testing::fx10();
+  const Box small = makeBox(fx10, "2x2x2x2x3x2");
+  const Router router(fx10, small);
+  Rng rng(5);
+  EXPECT_TRUE(CompactTac3Objective::fits(randomProblem(64, 4, rng, false), router));
+  EXPECT_FALSE(CompactTac3Objective::fits(randomProblem(64, 4, rng, true), router));
+  // 256 messages in one CCS: one too many for a byte.
+  const Machine torus = testing::simpleMachine({8, 8, 4}, {true, true, true});
+  const Router torusRouter(torus, makeBox(torus, "8x8x4"));
+  CcsSet one;
+  one.tasks = 256;
+  one.sets.emplace_back();
+  for (int i = 0; i < 256; ++i) one.sets[0].push_back({i, (i + 1) % 256, 8});
+  EXPECT_FALSE(CompactTac3Objective::fits(makeProblem(one), torusRouter));
+  one.sets[0].pop_back();
+  EXPECT_TRUE(CompactTac3Objective::fits(makeProblem(one), torusRouter));
+  // The whole FX10: 768 nodes, routes of up to 10 hops, too large a table.
+  const Box whole = makeBox(fx10, "4x2x8x2x3x2");
+  EXPECT_FALSE(CompactTac3Objective::fits(randomProblem(64, 4, rng, false), Router(fx10, whole)));
 }
 
 TEST(Incremental, TahbEqualsReferenceAfterEveryMove) {

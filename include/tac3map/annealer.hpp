@@ -22,6 +22,11 @@ enum class MoveKind { Auto, Global, Local };
 inline constexpr int kLocalMovesAbove = 2048;
 MoveKind parseMoveKind(const std::string& name);  // auto | global | local
 
+// Which incremental engine evaluates tac3: auto = the compact one whenever it fits (see
+// incremental_compact.hpp), else the general one. Both give the same search; tests and
+// benchmarks pick one to compare them.
+enum class Tac3Engine { Auto, General, Compact };
+
 struct Schedule {
   double t0 = 10.0;
   double tEnd = 1e-8;
@@ -30,6 +35,7 @@ struct Schedule {
   bool earlyStop = true;   // tac3: stop once the lower bound is reached
   double timeLimit = 0.0;  // seconds of trials per chain; 0 = none
   MoveKind moves = MoveKind::Auto;
+  Tac3Engine tac3Engine = Tac3Engine::Auto;
   // The nodes tasks may occupy (a non-contiguous allocation inside the box); empty = all.
   // The initial mapping must use only these.
   std::vector<int> allowedNodes;

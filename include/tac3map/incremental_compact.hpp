@@ -1,0 +1,198 @@
+// The fast tac3 engine for boxes of the paper's size. It applies when every CCS has one message
+// size and at most 255 messages and the box's routes (at most 15 hops) fit one table (fits()).
+// Then a CCS's link loads are one dense byte array and a route is a fixed-size row of dense
+// link ids. A move copies the rows of its messages into one list (whole rows, each written
+// over the tail of the one before, so there is no branch per route), walks that list once,
+// and keeps it to undo the move on discard. There is no histogram: when the largest load may
+// have fallen, a vectorised pass over the CCS's few hundred bytes looks for a link still at
+// the old maximum, and usually finds one within the first cache lines.
+//
+// It takes the same decisions as Tac3Objective step for step, including when it asks the
+// annealer for the acceptance threshold, so a search gives the same result with either engine
+// (tests/incremental_test.cpp and tests/annealer_test.cpp check both against each other and
+// against the reference evaluator).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "tac3map/incremental.hpp"
+
+namespace tac3map {
+
+// The largest of `count` bytes (count a multiple of 64), knowing none exceeds `ceiling`: the
+// pass stops at the first block that reaches it.
+std::uint32_t largestByte(const std::uint8_t* bytes, std::uint32_t count, std::uint32_t ceiling);
+
+class CompactTac3Objective : public IncrementalObjective<CompactTac3Objective> {
+ public:
+  using Value = std::uint64_t;
+
+  // Whether this engine can evaluate `problem` on `router`'s box (else use Tac3Objective).
+  static bool fits(const Problem& problem, const Router& router);
+  CompactTac3Objective(const Problem& problem, const Router& router, const Mapping& mapping);
+
+  Value value() const { return total_; }
+  std::uint64_t secondary() const { return sharedPairs_; }
+
+  template <class Limit>
+  bool propose(int task, int node, Limit&& limit) {
+    return rowSlots_ == 8 ? proposeWith<8>(task, node, limit) : proposeWith<16>(task, node, limit);
+  }
+  Value proposedValue() const { return total_ + static_cast<Value>(delta_); }
+  std::uint64_t proposedSecondary() const {
+    return sharedPairs_ + static_cast<std::uint64_t>(pairsDelta_);
+  }
+  void commit();
+  void discard();
+
+ private:
+  struct Segment {
+    int ccs;
+    std::uint32_t newMax;
+    std::uint32_t removed, added, end;  // the CCS's old and new route links in links_
+  };
+
+  template <int Row, class Limit>
+  bool proposeWith(int task, int node, Limit&& limit);
+  // Re-routes the CCS's messages of the move (the moving task's [a, aEnd), the other task's
+  // [b, bEnd)) in place and records the segment; returns its new largest load.
+  template <int Row>
+  std::uint32_t evaluate(int t, const int* a, const int* aEnd, const int* b, const int* bEnd);
+  template <int Row>
+  std::uint16_t* gatherRoutes(const int* a, const int* aEnd, const int* b, const int* bEnd,
+                              const int* nodeOf, std::uint16_t* out) const;
+
+  std::uint8_t* loads(int t) { return load_.data() + static_cast<std::size_t>(t) * scanned_; }
+
+  int nodes_ = 0;
+  // A route is a row of rowSlots_ (8 or 16) slots: its dense link ids, then anything, and its
+  // length in the last slot.
+  int rowSlots_ = 8;
+  std::uint32_t scanned_ = 0;  // bytes of a CCS's load array (its links, rounded up to 64)
+  std::vector<std::uint16_t> routes_;
+  std::vector<std::uint8_t> load_;  // per CCS its link loads
+  std::vector<std::uint32_t> maxLoad_;
+  std::vector<std::uint64_t> bytes_, cost_, bound_;  // per CCS
+  std::uint64_t total_ = 0, boundTotal_ = 0, sharedPairs_ = 0;
+  std::vector<int> nodeAfter_;  // every task's node once the proposed move is made
+
+  std::vector<Segment> segments_;     // of the proposed move
+  std::vector<std::uint16_t> links_;  // the move's route links, segment after segment
+  std::int64_t delta_ = 0, pairsDelta_ = 0;
+};
+
+template <int Row>
+std::uint16_t* CompactTac3Objective::gatherRoutes(const int* a, const int* aEnd, const int* b,
+                                                  const int* bEnd, const int* nodeOf,
+                                                  std::uint16_t* out) const {
+  const auto copy = [&](int c) {
+    const std::uint16_t* row =
+        routes_.data() +
+        (static_cast<std::size_t>(nodeOf[problem_.src[c]]) * nodes_ + nodeOf[problem_.dst[c]]) *
+            Row;
+    std::memcpy(out, row, Row * sizeof(std::uint16_t));
+    out += row[Row - 1];
+  };
+  for (; a != aEnd; ++a) copy(*a);
+  for (; b != bEnd; ++b)
+    if (!placement_.touches(*b, move_.task)) copy(*b);  // else visited from the task's side
+  return out;
+}
+
+template <int Row, class Limit>
+bool CompactTac3Objective::proposeWith(int task, int node, Limit&& limit) {
+  move_ = placement_.makeMove(task, node);
+  nodeAfter_[move_.task] = move_.node;
+  if (move_.other >= 0) nodeAfter_[move_.other] = move_.from;
+  segments_.clear();
+  delta_ = 0;
+  pairsDelta_ = 0;
+  // As Tac3Objective::propose: the most the CCSs not yet evaluated could lower the value by.
+  std::int64_t slack = static_cast<std::int64_t>(total_ - boundTotal_);
+  const int* ccsOf = problem_.ccs.data();
+  const int *a = placement_.incidentBegin(move_.task), *aEnd = placement_.incidentEnd(move_.task);
+  const int *b = a, *bEnd = a;
+  if (move_.other >= 0) b = placement_.incidentBegin(move_.other), bEnd = placement_.incidentEnd(move_.other);
+  // The CCSs of the two tasks' communications, ascending (both lists are sorted by CCS).
+  while (a != aEnd || b != bEnd) {
+    int t = a != aEnd ? ccsOf[*a] : ccsOf[*b];
+    if (b != bEnd && ccsOf[*b] < t) t = ccsOf[*b];
+    const int *aFirst = a, *bFirst = b;
+    while (a != aEnd && ccsOf[*a] == t) ++a;
+    while (b != bEnd && ccsOf[*b] == t) ++b;
+    slack -= static_cast<std::int64_t>(cost_[t] - bound_[t]);
+    const std::uint64_t newCost = bytes_[t] * evaluate<Row>(t, aFirst, a, bFirst, b);
+    // Whether the rise is certainly too large whatever the other CCSs do. Tac3Objective also
+    // looks while the new routes go in; looking once at the end is the same decision, as the
+    // loads (and so this lower bound) only rise meanwhile.
+    const std::int64_t atLeast = delta_ + static_cast<std::int64_t>(newCost - cost_[t]) - slack;
+    delta_ += static_cast<std::int64_t>(newCost - cost_[t]);
+    if (atLeast > 0 && static_cast<double>(atLeast) >= limit()) {
+      discard();
+      return false;
+    }
+  }
+  return true;
+}
+
+template <int Row>
+std::uint32_t CompactTac3Objective::evaluate(int t, const int* a, const int* aEnd, const int* b,
+                                             const int* bEnd) {
+  std::uint8_t* load = loads(t);
+  Segment s{t, 0, 0, 0, 0};
+  s.removed = segments_.empty() ? 0 : segments_.back().end;
+  std::uint16_t* const removed = links_.data() + s.removed;
+  std::uint16_t* const added =
+      gatherRoutes<Row>(a, aEnd, b, bEnd, placement_.nodeOfTask().data(), removed);
+  std::uint16_t* const end = gatherRoutes<Row>(a, aEnd, b, bEnd, nodeAfter_.data(), added);
+  s.added = static_cast<std::uint32_t>(added - links_.data());
+  s.end = static_cast<std::uint32_t>(end - links_.data());
+  // Old routes out first, then the new ones in, as Tac3Objective does: while they go in, loads
+  // only rise, so the largest load they reach is the new maximum unless it is below the old.
+  std::int64_t pairs = 0;  // a link going from n to n+1 messages adds n sharing pairs
+  for (const std::uint16_t* l = removed; l != added; ++l) {
+    const std::uint32_t before = load[*l];
+    load[*l] = static_cast<std::uint8_t>(before - 1);
+    pairs -= before - 1;
+  }
+  std::uint32_t addedTop = 0;
+  for (const std::uint16_t* l = added; l != end; ++l) {
+    const std::uint32_t before = load[*l];
+    load[*l] = static_cast<std::uint8_t>(before + 1);
+    pairs += before;
+    addedTop = std::max(addedTop, before + 1);
+  }
+  pairsDelta_ += pairs;
+  const std::uint32_t oldMax = maxLoad_[t];
+  // Above or at the old maximum: every other link is at most the old maximum.
+  s.newMax = addedTop >= oldMax ? addedTop : largestByte(load, scanned_, oldMax);
+  segments_.push_back(s);
+  return s.newMax;
+}
+
+inline void CompactTac3Objective::commit() {
+  for (const Segment& s : segments_) {
+    maxLoad_[s.ccs] = s.newMax;
+    cost_[s.ccs] = bytes_[s.ccs] * s.newMax;
+  }
+  total_ += static_cast<std::uint64_t>(delta_);
+  sharedPairs_ += static_cast<std::uint64_t>(pairsDelta_);
+  placement_.apply(move_);
+  segments_.clear();
+}
+
+inline void CompactTac3Objective::discard() {
+  for (const Segment& s : segments_) {
+    std::uint8_t* load = loads(s.ccs);
+    for (std::uint32_t i = s.removed; i < s.added; ++i) ++load[links_[i]];
+    for (std::uint32_t i = s.added; i < s.end; ++i) --load[links_[i]];
+  }
+  nodeAfter_[move_.task] = move_.from;
+  if (move_.other >= 0) nodeAfter_[move_.other] = move_.node;
+  segments_.clear();
+}
+
+}  // namespace tac3map

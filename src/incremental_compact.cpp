@@ -1,0 +1,130 @@
+#include "tac3map/incremental_compact.hpp"
+
+#include <limits>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+namespace tac3map {
+namespace {
+
+// Above these the route table stops fitting the caches and the byte arrays get long enough
+// for the pass that finds a fallen maximum to cost more than Tac3Objective's histograms.
+constexpr std::size_t kRouteTableBudget = std::size_t{16} << 20;
+constexpr std::uint32_t kMostScannedBytes = 4096;
+constexpr int kMostMessagesPerCcs = std::numeric_limits<std::uint8_t>::max();
+
+constexpr int kLongestRoute = 15;  // a row of 16 slots holds it and its length
+
+// Rows of 8 slots when routes have at most 7 hops, else 16.
+int rowSlotsFor(const Router& router) { return router.longestRoute() <= 7 ? 8 : 16; }
+
+std::uint32_t roundUp(std::uint32_t n, std::uint32_t to) { return (n + to - 1) / to * to; }
+
+// Dense ids of the links some route of the box uses, in order of first use; -1 elsewhere.
+std::vector<int> denseLinkIds(const Router& router, int& count) {
+  std::vector<int> dense(router.linkIdLimit(), -1);
+  count = 0;
+  const int n = router.nodeCount();
+  for (int p = 0; p < n; ++p)
+    for (int q = 0; q < n; ++q)
+      router.forEachLink(p, q, [&](LinkId l) {
+        if (dense[l] < 0) dense[l] = count++;
+      });
+  return dense;
+}
+
+}  // namespace
+
+std::uint32_t largestByte(const std::uint8_t* bytes, std::uint32_t count, std::uint32_t ceiling) {
+#ifdef __SSE2__
+  const __m128i top = _mm_set1_epi8(static_cast<char>(ceiling));
+  __m128i most = _mm_setzero_si128();
+  for (std::uint32_t i = 0; i < count; i += 64) {
+    const auto* block = reinterpret_cast<const __m128i*>(bytes + i);
+    most = _mm_max_epu8(_mm_max_epu8(most, _mm_loadu_si128(block)),
+                        _mm_max_epu8(_mm_loadu_si128(block + 1),
+                                     _mm_max_epu8(_mm_loadu_si128(block + 2),
+                                                  _mm_loadu_si128(block + 3))));
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(most, top)) != 0) return ceiling;
+  }
+  alignas(16) std::uint8_t lanes[16];
+  _mm_store_si128(reinterpret_cast<__m128i*>(lanes), most);
+  return *std::max_element(lanes, lanes + 16);
+#else
+  std::uint8_t most = 0;
+  for (std::uint32_t i = 0; i < count; ++i) most = std::max(most, bytes[i]);
+  return std::min<std::uint32_t>(most, ceiling);
+#endif
+}
+
+bool CompactTac3Objective::fits(const Problem& problem, const Router& router) {
+  const std::size_t n = static_cast<std::size_t>(router.nodeCount());
+  if (router.longestRoute() > kLongestRoute) return false;
+  if (n * n * rowSlotsFor(router) * sizeof(std::uint16_t) > kRouteTableBudget) return false;
+  // Every link of a box starts at one of its nodes: a bound without listing them.
+  if (roundUp(static_cast<std::uint32_t>(router.linkIdLimit()), 64) > kMostScannedBytes)
+    return false;
+  std::vector<int> messages(problem.ccsCount, 0);
+  std::vector<std::uint64_t> size(problem.ccsCount, 0);
+  for (std::size_t c = 0; c < problem.communicationCount(); ++c) {
+    const int t = problem.ccs[c];
+    if (++messages[t] > kMostMessagesPerCcs) return false;
+    if (messages[t] > 1 && size[t] != problem.bytes[c]) return false;
+    size[t] = problem.bytes[c];
+  }
+  return true;
+}
+
+CompactTac3Objective::CompactTac3Objective(const Problem& problem, const Router& router,
+                                           const Mapping& mapping)
+    : IncrementalObjective(problem, router, mapping),
+      nodes_(router.nodeCount()),
+      rowSlots_(rowSlotsFor(router)),
+      nodeAfter_(mapping.nodeOfTask) {
+  int links = 0;
+  const std::vector<int> dense = denseLinkIds(router, links);
+  scanned_ = roundUp(static_cast<std::uint32_t>(links), 64);
+  routes_.assign(static_cast<std::size_t>(nodes_) * nodes_ * rowSlots_, 0);
+  for (int p = 0; p < nodes_; ++p)
+    for (int q = 0; q < nodes_; ++q) {
+      std::uint16_t* row = routes_.data() + (static_cast<std::size_t>(p) * nodes_ + q) * rowSlots_;
+      std::uint16_t hops = 0;
+      router.forEachLink(p, q, [&](LinkId l) { row[hops++] = static_cast<std::uint16_t>(dense[l]); });
+      row[rowSlots_ - 1] = hops;
+    }
+  // A move re-routes the communications of its two tasks, each from its old route to its new
+  // one; the last row copied may spill a whole row past the end of the list.
+  std::size_t mostIncident = 0;
+  for (int task = 0; task < problem.tasks; ++task)
+    mostIncident = std::max<std::size_t>(
+        mostIncident,
+        static_cast<std::size_t>(placement_.incidentEnd(task) - placement_.incidentBegin(task)));
+  links_.resize((4 * mostIncident + 1) * static_cast<std::size_t>(rowSlots_));
+
+  const int ccsCount = problem.ccsCount;
+  load_.assign(static_cast<std::size_t>(ccsCount) * scanned_, 0);
+  maxLoad_.assign(ccsCount, 0);
+  bytes_.assign(ccsCount, 0);
+  cost_.assign(ccsCount, 0);
+  bound_.assign(ccsCount, 0);
+  for (std::size_t c = 0; c < problem.communicationCount(); ++c) {
+    const int t = problem.ccs[c];
+    bytes_[t] = bound_[t] = problem.bytes[c];
+    const Ends e = endsNow(static_cast<int>(c));
+    std::uint8_t* load = loads(t);
+    router.forEachLink(e.p, e.q, [&](LinkId l) {
+      const std::uint32_t before = load[dense[l]]++;
+      sharedPairs_ += before;
+      maxLoad_[t] = std::max(maxLoad_[t], before + 1);
+    });
+  }
+  for (int t = 0; t < ccsCount; ++t) {
+    cost_[t] = bytes_[t] * maxLoad_[t];
+    total_ += cost_[t];
+    boundTotal_ += bound_[t];
+  }
+}
+
+}  // namespace tac3map
