@@ -81,8 +81,7 @@ CompactTac3Objective::CompactTac3Objective(const Problem& problem, const Router&
                                            const Mapping& mapping)
     : IncrementalObjective(problem, router, mapping),
       nodes_(router.nodeCount()),
-      rowSlots_(rowSlotsFor(router)),
-      nodeAfter_(mapping.nodeOfTask) {
+      rowSlots_(rowSlotsFor(router)) {
   int links = 0;
   const std::vector<int> dense = denseLinkIds(router, links);
   scanned_ = roundUp(static_cast<std::uint32_t>(links), 64);
@@ -94,13 +93,18 @@ CompactTac3Objective::CompactTac3Objective(const Problem& problem, const Router&
       router.forEachLink(p, q, [&](LinkId l) { row[hops++] = static_cast<std::uint16_t>(dense[l]); });
       row[rowSlots_ - 1] = hops;
     }
+  std::size_t mostIncident = 0;
+  messageStart_.push_back(0);
+  for (int task = 0; task < problem.tasks; ++task) {
+    for (const int* c = placement_.incidentBegin(task); c != placement_.incidentEnd(task); ++c)
+      messages_.push_back({problem.ccs[*c], problem.src[*c], problem.dst[*c]});
+    messageStart_.push_back(static_cast<std::uint32_t>(messages_.size()));
+    mostIncident = std::max<std::size_t>(mostIncident, messageStart_[task + 1] - messageStart_[task]);
+    now_.push_back(offsetsOf(mapping.nodeOfTask[task]));
+  }
+  after_ = now_;
   // A move re-routes the communications of its two tasks, each from its old route to its new
   // one; the last row copied may spill a whole row past the end of the list.
-  std::size_t mostIncident = 0;
-  for (int task = 0; task < problem.tasks; ++task)
-    mostIncident = std::max<std::size_t>(
-        mostIncident,
-        static_cast<std::size_t>(placement_.incidentEnd(task) - placement_.incidentBegin(task)));
   links_.resize((4 * mostIncident + 1) * static_cast<std::size_t>(rowSlots_));
 
   const int ccsCount = problem.ccsCount;

@@ -114,7 +114,9 @@ TEST(Annealer, BothTac3EnginesTakeTheSameSearch) {
         EXPECT_EQ(compact.trials, general.trials);
         EXPECT_EQ(compact.accepted, general.accepted);
         EXPECT_EQ(compact.stopped, general.stopped);
-        EXPECT_GT(general.accepted, 0u);
+        if (!earlyStop) {
+          EXPECT_GT(general.accepted, 0u);  // with early stop a random start may be optimal
+        }
       }
   }
 }

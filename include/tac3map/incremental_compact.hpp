@@ -54,16 +54,30 @@ class CompactTac3Objective : public IncrementalObjective<CompactTac3Objective> {
     std::uint32_t newMax;
     std::uint32_t removed, added, end;  // the CCS's old and new route links in links_
   };
+  // A communication as one of its tasks lists it.
+  struct Message {
+    std::int32_t ccs, src, dst;
+  };
+  // Where a task's node puts its routes in the table: the route p -> q is the row at
+  // from(p) + to(q).
+  struct Offsets {
+    std::uint32_t from, to;
+  };
 
   template <int Row, class Limit>
   bool proposeWith(int task, int node, Limit&& limit);
   // Re-routes the CCS's messages of the move (the moving task's [a, aEnd), the other task's
   // [b, bEnd)) in place and records the segment; returns its new largest load.
   template <int Row>
-  std::uint32_t evaluate(int t, const int* a, const int* aEnd, const int* b, const int* bEnd);
+  std::uint32_t evaluate(int t, const Message* a, const Message* aEnd, const Message* b,
+                         const Message* bEnd);
   template <int Row>
-  std::uint16_t* gatherRoutes(const int* a, const int* aEnd, const int* b, const int* bEnd,
-                              const int* nodeOf, std::uint16_t* out) const;
+  [[gnu::always_inline]] inline std::uint16_t* gatherRoutes(const Message* a, const Message* aEnd, const Message* b,
+                              const Message* bEnd, const Offsets* at, std::uint16_t* out) const;
+  Offsets offsetsOf(int node) const {
+    return {static_cast<std::uint32_t>(node) * static_cast<std::uint32_t>(nodes_ * rowSlots_),
+            static_cast<std::uint32_t>(node * rowSlots_)};
+  }
 
   std::uint8_t* loads(int t) { return load_.data() + static_cast<std::size_t>(t) * scanned_; }
 
@@ -77,7 +91,9 @@ class CompactTac3Objective : public IncrementalObjective<CompactTac3Objective> {
   std::vector<std::uint32_t> maxLoad_;
   std::vector<std::uint64_t> bytes_, cost_, bound_;  // per CCS
   std::uint64_t total_ = 0, boundTotal_ = 0, sharedPairs_ = 0;
-  std::vector<int> nodeAfter_;  // every task's node once the proposed move is made
+  std::vector<Message> messages_;  // per task, sorted by CCS
+  std::vector<std::uint32_t> messageStart_;
+  std::vector<Offsets> now_, after_;  // per task: now, and once the proposed move is made
 
   std::vector<Segment> segments_;     // of the proposed move
   std::vector<std::uint16_t> links_;  // the move's route links, segment after segment
@@ -85,44 +101,44 @@ class CompactTac3Objective : public IncrementalObjective<CompactTac3Objective> {
 };
 
 template <int Row>
-std::uint16_t* CompactTac3Objective::gatherRoutes(const int* a, const int* aEnd, const int* b,
-                                                  const int* bEnd, const int* nodeOf,
-                                                  std::uint16_t* out) const {
-  const auto copy = [&](int c) {
-    const std::uint16_t* row =
-        routes_.data() +
-        (static_cast<std::size_t>(nodeOf[problem_.src[c]]) * nodes_ + nodeOf[problem_.dst[c]]) *
-            Row;
+std::uint16_t* CompactTac3Objective::gatherRoutes(const Message* a, const Message* aEnd,
+                                                  const Message* b, const Message* bEnd,
+                                                  const Offsets* at, std::uint16_t* out) const {
+  const auto copy = [&](const Message& m) {
+    const std::uint16_t* row = routes_.data() + at[m.src].from + at[m.dst].to;
     std::memcpy(out, row, Row * sizeof(std::uint16_t));
     out += row[Row - 1];
   };
   for (; a != aEnd; ++a) copy(*a);
   for (; b != bEnd; ++b)
-    if (!placement_.touches(*b, move_.task)) copy(*b);  // else visited from the task's side
+    if (b->src != move_.task && b->dst != move_.task) copy(*b);  // else copied from a's side
   return out;
 }
 
 template <int Row, class Limit>
 bool CompactTac3Objective::proposeWith(int task, int node, Limit&& limit) {
   move_ = placement_.makeMove(task, node);
-  nodeAfter_[move_.task] = move_.node;
-  if (move_.other >= 0) nodeAfter_[move_.other] = move_.from;
+  after_[move_.task] = offsetsOf(move_.node);
+  if (move_.other >= 0) after_[move_.other] = offsetsOf(move_.from);
   segments_.clear();
   delta_ = 0;
   pairsDelta_ = 0;
   // As Tac3Objective::propose: the most the CCSs not yet evaluated could lower the value by.
   std::int64_t slack = static_cast<std::int64_t>(total_ - boundTotal_);
-  const int* ccsOf = problem_.ccs.data();
-  const int *a = placement_.incidentBegin(move_.task), *aEnd = placement_.incidentEnd(move_.task);
-  const int *b = a, *bEnd = a;
-  if (move_.other >= 0) b = placement_.incidentBegin(move_.other), bEnd = placement_.incidentEnd(move_.other);
+  const Message* a = messages_.data() + messageStart_[move_.task];
+  const Message* aEnd = messages_.data() + messageStart_[move_.task + 1];
+  const Message *b = aEnd, *bEnd = aEnd;
+  if (move_.other >= 0) {
+    b = messages_.data() + messageStart_[move_.other];
+    bEnd = messages_.data() + messageStart_[move_.other + 1];
+  }
   // The CCSs of the two tasks' communications, ascending (both lists are sorted by CCS).
   while (a != aEnd || b != bEnd) {
-    int t = a != aEnd ? ccsOf[*a] : ccsOf[*b];
-    if (b != bEnd && ccsOf[*b] < t) t = ccsOf[*b];
-    const int *aFirst = a, *bFirst = b;
-    while (a != aEnd && ccsOf[*a] == t) ++a;
-    while (b != bEnd && ccsOf[*b] == t) ++b;
+    int t = a != aEnd ? a->ccs : b->ccs;
+    if (b != bEnd && b->ccs < t) t = b->ccs;
+    const Message *aFirst = a, *bFirst = b;
+    while (a != aEnd && a->ccs == t) ++a;
+    while (b != bEnd && b->ccs == t) ++b;
     slack -= static_cast<std::int64_t>(cost_[t] - bound_[t]);
     const std::uint64_t newCost = bytes_[t] * evaluate<Row>(t, aFirst, a, bFirst, b);
     // Whether the rise is certainly too large whatever the other CCSs do. Tac3Objective also
@@ -139,26 +155,27 @@ bool CompactTac3Objective::proposeWith(int task, int node, Limit&& limit) {
 }
 
 template <int Row>
-std::uint32_t CompactTac3Objective::evaluate(int t, const int* a, const int* aEnd, const int* b,
-                                             const int* bEnd) {
+std::uint32_t CompactTac3Objective::evaluate(int t, const Message* a, const Message* aEnd,
+                                             const Message* b, const Message* bEnd) {
   std::uint8_t* load = loads(t);
   Segment s{t, 0, 0, 0, 0};
   s.removed = segments_.empty() ? 0 : segments_.back().end;
   std::uint16_t* const removed = links_.data() + s.removed;
-  std::uint16_t* const added =
-      gatherRoutes<Row>(a, aEnd, b, bEnd, placement_.nodeOfTask().data(), removed);
-  std::uint16_t* const end = gatherRoutes<Row>(a, aEnd, b, bEnd, nodeAfter_.data(), added);
+  std::uint16_t* const added = gatherRoutes<Row>(a, aEnd, b, bEnd, now_.data(), removed);
+  std::uint16_t* const end = gatherRoutes<Row>(a, aEnd, b, bEnd, after_.data(), added);
   s.added = static_cast<std::uint32_t>(added - links_.data());
   s.end = static_cast<std::uint32_t>(end - links_.data());
   // Old routes out first, then the new ones in, as Tac3Objective does: while they go in, loads
   // only rise, so the largest load they reach is the new maximum unless it is below the old.
   std::int64_t pairs = 0;  // a link going from n to n+1 messages adds n sharing pairs
+#pragma GCC unroll 4
   for (const std::uint16_t* l = removed; l != added; ++l) {
     const std::uint32_t before = load[*l];
     load[*l] = static_cast<std::uint8_t>(before - 1);
     pairs -= before - 1;
   }
   std::uint32_t addedTop = 0;
+#pragma GCC unroll 4
   for (const std::uint16_t* l = added; l != end; ++l) {
     const std::uint32_t before = load[*l];
     load[*l] = static_cast<std::uint8_t>(before + 1);
@@ -181,6 +198,8 @@ inline void CompactTac3Objective::commit() {
   total_ += static_cast<std::uint64_t>(delta_);
   sharedPairs_ += static_cast<std::uint64_t>(pairsDelta_);
   placement_.apply(move_);
+  now_[move_.task] = after_[move_.task];
+  if (move_.other >= 0) now_[move_.other] = after_[move_.other];
   segments_.clear();
 }
 
@@ -190,8 +209,8 @@ inline void CompactTac3Objective::discard() {
     for (std::uint32_t i = s.removed; i < s.added; ++i) ++load[links_[i]];
     for (std::uint32_t i = s.added; i < s.end; ++i) --load[links_[i]];
   }
-  nodeAfter_[move_.task] = move_.from;
-  if (move_.other >= 0) nodeAfter_[move_.other] = move_.node;
+  after_[move_.task] = now_[move_.task];
+  if (move_.other >= 0) after_[move_.other] = now_[move_.other];
   segments_.clear();
 }
 
