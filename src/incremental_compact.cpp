@@ -97,7 +97,8 @@ CompactTac3Objective::CompactTac3Objective(const Problem& problem, const Router&
   messageStart_.push_back(0);
   for (int task = 0; task < problem.tasks; ++task) {
     for (const int* c = placement_.incidentBegin(task); c != placement_.incidentEnd(task); ++c)
-      messages_.push_back({problem.ccs[*c], problem.src[*c], problem.dst[*c]});
+      messages_.push_back({problem.ccs[*c], problem.src[*c], problem.dst[*c],
+                           problem.src[*c] == task ? problem.dst[*c] : problem.src[*c]});
     messageStart_.push_back(static_cast<std::uint32_t>(messages_.size()));
     mostIncident = std::max<std::size_t>(mostIncident, messageStart_[task + 1] - messageStart_[task]);
     now_.push_back(offsetsOf(mapping.nodeOfTask[task]));

@@ -54,9 +54,9 @@ class CompactTac3Objective : public IncrementalObjective<CompactTac3Objective> {
     std::uint32_t newMax;
     std::uint32_t removed, added, end;  // the CCS's old and new route links in links_
   };
-  // A communication as one of its tasks lists it.
+  // A communication as one of its tasks lists it; `partner` is its other task.
   struct Message {
-    std::int32_t ccs, src, dst;
+    std::int32_t ccs, src, dst, partner;
   };
   // Where a task's node puts its routes in the table: the route p -> q is the row at
   // from(p) + to(q).
@@ -104,14 +104,18 @@ template <int Row>
 std::uint16_t* CompactTac3Objective::gatherRoutes(const Message* a, const Message* aEnd,
                                                   const Message* b, const Message* bEnd,
                                                   const Offsets* at, std::uint16_t* out) const {
+  // Locals: the copies are byte stores, which could alias any member as far as the compiler
+  // knows, so members read in the loop would be reloaded after each one.
+  const std::uint16_t* const routes = routes_.data();
+  const int task = move_.task;
   const auto copy = [&](const Message& m) {
-    const std::uint16_t* row = routes_.data() + at[m.src].from + at[m.dst].to;
+    const std::uint16_t* row = routes + at[m.src].from + at[m.dst].to;
     std::memcpy(out, row, Row * sizeof(std::uint16_t));
     out += row[Row - 1];
   };
   for (; a != aEnd; ++a) copy(*a);
   for (; b != bEnd; ++b)
-    if (b->src != move_.task && b->dst != move_.task) copy(*b);  // else copied from a's side
+    if (b->partner != task) copy(*b);  // else copied from a's side
   return out;
 }
 
@@ -204,10 +208,12 @@ inline void CompactTac3Objective::commit() {
 }
 
 inline void CompactTac3Objective::discard() {
+  const std::uint16_t* const links = links_.data();  // a local, as in gatherRoutes
   for (const Segment& s : segments_) {
     std::uint8_t* load = loads(s.ccs);
-    for (std::uint32_t i = s.removed; i < s.added; ++i) ++load[links_[i]];
-    for (std::uint32_t i = s.added; i < s.end; ++i) --load[links_[i]];
+    const std::uint16_t *l = links + s.removed, *added = links + s.added, *end = links + s.end;
+    for (; l != added; ++l) ++load[*l];
+    for (; l != end; ++l) --load[*l];
   }
   after_[move_.task] = now_[move_.task];
   if (move_.other >= 0) after_[move_.other] = now_[move_.other];
