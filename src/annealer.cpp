@@ -235,9 +235,9 @@ SearchResult anneal(const Problem& problem, const Router& router, ObjectiveKind 
       if (schedule.tac3Engine == Tac3Engine::Compact && !fits)
         throw InputError("the compact tac3 engine cannot evaluate this problem on this box");
       if (fits && schedule.tac3Engine != Tac3Engine::General)
-        result = run<CompactTac3Objective>(problem, router, initial, schedule, seed, reference,
-                                           tac3LowerBoundBytes(problem), schedule.earlyStop,
-                                           progress);
+        result =
+            run<CompactTac3Objective>(problem, router, initial, schedule, seed, reference,
+                                      tac3LowerBoundBytes(problem), schedule.earlyStop, progress);
       else
         result = run<Tac3Objective>(problem, router, initial, schedule, seed, reference,
                                     tac3LowerBoundBytes(problem), schedule.earlyStop, progress);

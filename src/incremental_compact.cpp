@@ -18,9 +18,13 @@ constexpr int kMostMessagesPerCcs = std::numeric_limits<std::uint8_t>::max();
 constexpr int kLongestRoute = 15;  // a row of 16 slots holds it and its length
 
 // Rows of 8 slots when routes have at most 7 hops, else 16.
-int rowSlotsFor(const Router& router) { return router.longestRoute() <= 7 ? 8 : 16; }
+int rowSlotsFor(const Router& router) {
+  return router.longestRoute() <= 7 ? 8 : 16;
+}
 
-std::uint32_t roundUp(std::uint32_t n, std::uint32_t to) { return (n + to - 1) / to * to; }
+std::uint32_t roundUp(std::uint32_t n, std::uint32_t to) {
+  return (n + to - 1) / to * to;
+}
 
 // Dense ids of the links some route of the box uses, in order of first use; -1 elsewhere.
 std::vector<int> denseLinkIds(const Router& router, int& count) {
@@ -43,10 +47,10 @@ std::uint32_t largestByte(const std::uint8_t* bytes, std::uint32_t count, std::u
   __m128i most = _mm_setzero_si128();
   for (std::uint32_t i = 0; i < count; i += 64) {
     const auto* block = reinterpret_cast<const __m128i*>(bytes + i);
-    most = _mm_max_epu8(_mm_max_epu8(most, _mm_loadu_si128(block)),
-                        _mm_max_epu8(_mm_loadu_si128(block + 1),
-                                     _mm_max_epu8(_mm_loadu_si128(block + 2),
-                                                  _mm_loadu_si128(block + 3))));
+    most = _mm_max_epu8(
+        _mm_max_epu8(most, _mm_loadu_si128(block)),
+        _mm_max_epu8(_mm_loadu_si128(block + 1),
+                     _mm_max_epu8(_mm_loadu_si128(block + 2), _mm_loadu_si128(block + 3))));
     if (_mm_movemask_epi8(_mm_cmpeq_epi8(most, top)) != 0) return ceiling;
   }
   alignas(16) std::uint8_t lanes[16];
@@ -90,7 +94,8 @@ CompactTac3Objective::CompactTac3Objective(const Problem& problem, const Router&
     for (int q = 0; q < nodes_; ++q) {
       std::uint16_t* row = routes_.data() + (static_cast<std::size_t>(p) * nodes_ + q) * rowSlots_;
       std::uint16_t hops = 0;
-      router.forEachLink(p, q, [&](LinkId l) { row[hops++] = static_cast<std::uint16_t>(dense[l]); });
+      router.forEachLink(p, q,
+                         [&](LinkId l) { row[hops++] = static_cast<std::uint16_t>(dense[l]); });
       row[rowSlots_ - 1] = hops;
     }
   std::size_t mostIncident = 0;
@@ -100,7 +105,8 @@ CompactTac3Objective::CompactTac3Objective(const Problem& problem, const Router&
       messages_.push_back({problem.ccs[*c], problem.src[*c], problem.dst[*c],
                            problem.src[*c] == task ? problem.dst[*c] : problem.src[*c]});
     messageStart_.push_back(static_cast<std::uint32_t>(messages_.size()));
-    mostIncident = std::max<std::size_t>(mostIncident, messageStart_[task + 1] - messageStart_[task]);
+    mostIncident =
+        std::max<std::size_t>(mostIncident, messageStart_[task + 1] - messageStart_[task]);
     now_.push_back(offsetsOf(mapping.nodeOfTask[task]));
   }
   after_ = now_;

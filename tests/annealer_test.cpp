@@ -96,16 +96,16 @@ TEST(Annealer, StopsAtTheLowerBoundUnlessToldNotTo) {
 // The compact tac3 engine takes the general one's decisions step for step (even when it draws
 // the acceptance threshold), so whole searches agree: same best mapping, trials, acceptances.
 TEST(Annealer, BothTac3EnginesTakeTheSameSearch) {
-  for (const auto& [ranks, shape] : {std::pair{64, "2x2x2x2x3x2"}, std::pair{32, "1x2x2x2x3x2"},
-                                     std::pair{16, "2x2x1x2x3x2"}}) {
+  for (const auto& [ranks, shape] :
+       {std::pair{64, "2x2x2x2x3x2"}, std::pair{32, "1x2x2x2x3x2"}, std::pair{16, "2x2x1x2x3x2"}}) {
     const CgSetup s(ranks, shape);
     for (bool earlyStop : {true, false})
       for (std::uint64_t seed : {1, 2, 3}) {
         SCOPED_TRACE(std::string(shape) + " seed " + std::to_string(seed));
         Schedule schedule = shortSchedule();
         schedule.earlyStop = earlyStop;
-        const Mapping init = seed == 1 ? identityMapping(ranks, s.box)
-                                       : randomMapping(ranks, s.box, seed);
+        const Mapping init =
+            seed == 1 ? identityMapping(ranks, s.box) : randomMapping(ranks, s.box, seed);
         schedule.tac3Engine = Tac3Engine::General;
         const auto general = anneal(s.problem, s.router, ObjectiveKind::Tac3, init, schedule, seed);
         schedule.tac3Engine = Tac3Engine::Compact;

@@ -1,13 +1,13 @@
 // The incremental engines against the reference evaluator, exactly, over thousands of random
 // moves on several machines, with equal and unequal message sizes.
 #include "tac3map/incremental.hpp"
-#include "tac3map/incremental_compact.hpp"
 
 #include <gtest/gtest.h>
 
 #include <map>
 #include <type_traits>
 
+#include "tac3map/incremental_compact.hpp"
 #include "tac3map/random.hpp"
 #include "test_support.hpp"
 
@@ -150,8 +150,8 @@ TEST(Incremental, CompactTac3EqualsReferenceAfterEveryMove) {
     SCOPED_TRACE(c.shape);
     randomMoves<CompactTac3Objective>(
         c.machine, c.shape, c.tasks, false, Router::kDefaultCacheBudget,
-        [](std::uint64_t value, std::uint64_t secondary, const ExactScores& ref,
-           const Problem& p, const Router& r, const Mapping& m) {
+        [](std::uint64_t value, std::uint64_t secondary, const ExactScores& ref, const Problem& p,
+           const Router& r, const Mapping& m) {
           ASSERT_EQ(value, ref.tac3ByteCounts);
           ASSERT_EQ(secondary, referenceSharedPairs(p, r, m));
         });

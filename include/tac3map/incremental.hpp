@@ -126,7 +126,9 @@ class IncrementalObjective {
   Move move_;  // the proposed move
 };
 
-// tac3: per CCS t, cost_t = max over links of load_t(l) x (largest message of t on l).
+// tac3, the general engine (the annealer uses CompactTac3Objective instead where it fits:
+// small boxes, one message size per CCS). Per CCS t, cost_t = max over links of load_t(l) x
+// (largest message of t on l).
 // Messages of a CCS are grouped by size ("classes"); per class a histogram counts its links
 // by load, so the class's busiest link is found without scanning links. Secondary term:
 // sharedPairs = sum over t, l of load_t(l) choose 2 (pairs of messages of one CCS sharing a

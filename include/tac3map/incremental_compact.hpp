@@ -9,8 +9,8 @@
 //
 // It takes the same decisions as Tac3Objective step for step, including when it asks the
 // annealer for the acceptance threshold, so a search gives the same result with either engine
-// (tests/incremental_test.cpp and tests/annealer_test.cpp check both against each other and
-// against the reference evaluator).
+// (tests/incremental_test.cpp checks it against the reference evaluator after every move,
+// tests/annealer_test.cpp whole searches against the general engine's).
 #pragma once
 
 #include <algorithm>
@@ -72,8 +72,10 @@ class CompactTac3Objective : public IncrementalObjective<CompactTac3Objective> {
   std::uint32_t evaluate(int t, const Message* a, const Message* aEnd, const Message* b,
                          const Message* bEnd);
   template <int Row>
-  [[gnu::always_inline]] inline std::uint16_t* gatherRoutes(const Message* a, const Message* aEnd, const Message* b,
-                              const Message* bEnd, const Offsets* at, std::uint16_t* out) const;
+  [[gnu::always_inline]] inline std::uint16_t* gatherRoutes(const Message* a, const Message* aEnd,
+                                                            const Message* b, const Message* bEnd,
+                                                            const Offsets* at,
+                                                            std::uint16_t* out) const;
   Offsets offsetsOf(int node) const {
     return {static_cast<std::uint32_t>(node) * static_cast<std::uint32_t>(nodes_ * rowSlots_),
             static_cast<std::uint32_t>(node * rowSlots_)};
@@ -172,14 +174,12 @@ std::uint32_t CompactTac3Objective::evaluate(int t, const Message* a, const Mess
   // Old routes out first, then the new ones in, as Tac3Objective does: while they go in, loads
   // only rise, so the largest load they reach is the new maximum unless it is below the old.
   std::int64_t pairs = 0;  // a link going from n to n+1 messages adds n sharing pairs
-#pragma GCC unroll 4
   for (const std::uint16_t* l = removed; l != added; ++l) {
     const std::uint32_t before = load[*l];
     load[*l] = static_cast<std::uint8_t>(before - 1);
     pairs -= before - 1;
   }
   std::uint32_t addedTop = 0;
-#pragma GCC unroll 4
   for (const std::uint16_t* l = added; l != end; ++l) {
     const std::uint32_t before = load[*l];
     load[*l] = static_cast<std::uint8_t>(before + 1);
