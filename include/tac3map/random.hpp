@@ -18,12 +18,12 @@ class Rng {
   // division only in the rare case that the low half falls below n (this runs twice per
   // annealing trial, where two 64-bit divisions would cost more than the rest of the draw).
   std::uint64_t below(std::uint64_t n) {
-    unsigned __int128 m = static_cast<unsigned __int128>(engine_()) * n;
+    unsigned __int128 m = static_cast<unsigned __int128>(next()) * n;
     auto low = static_cast<std::uint64_t>(m);
     if (low < n) {
       const std::uint64_t limit = -n % n;  // 2^64 mod n: low halves below it are over-represented
       while (low < limit) {
-        m = static_cast<unsigned __int128>(engine_()) * n;
+        m = static_cast<unsigned __int128>(next()) * n;
         low = static_cast<std::uint64_t>(m);
       }
     }
@@ -31,11 +31,11 @@ class Rng {
   }
 
   // Uniform in [0, 1) with 53 random bits.
-  double unit() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
+  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
 
  private:
   // xoshiro256** (Blackman and Vigna): a 256-bit state, a handful of shifts per number.
-  std::uint64_t engine_() {
+  std::uint64_t next() {
     const std::uint64_t result = rotate(state_[1] * 5, 7) * 9;
     const std::uint64_t shifted = state_[1] << 17;
     state_[2] ^= state_[0];
