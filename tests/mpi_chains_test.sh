@@ -12,7 +12,7 @@ run() {  # run NAME LAUNCHER... : maps with both cases' options
   local name=$1
   shift
   "$@" "$tac3map" map --machine "$source/topologies/fx10.json" --shape 2x2x2x2x3x2 \
-    --trace "$source/examples/cg64-sendrecv.trace" --objective tahb --init random --seed 1 \
+    --trace "$source/examples/cg64-sendrecv.trace" --objective tahb --init random --seed 5 \
     --t0 0.1 --t-end 0.05 --trials 30 --chains 5 --threads 2 --quiet \
     -o "$name-a.map" --report "$name-a.json" >/dev/null
   "$@" "$tac3map" map --machine "$source/topologies/fx10.json" --shape 2x2x2x2x3x2 \
