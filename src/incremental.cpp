@@ -30,8 +30,29 @@ Placement::Placement(const Problem& problem, int nodes, const Mapping& mapping)
                      [&](int a, int b) { return problem.ccs[a] < problem.ccs[b]; });
 }
 
+std::size_t Placement::mostIncident() const {
+  std::size_t most = 0;
+  for (std::size_t task = 0; task + 1 < start_.size(); ++task)
+    most = std::max<std::size_t>(most, static_cast<std::size_t>(start_[task + 1] - start_[task]));
+  return most;
+}
+
+Tac3Totals::Tac3Totals(const Problem& problem)
+    : cost_(problem.ccsCount, 0), bound_(problem.ccsCount, 0) {
+  for (std::size_t c = 0; c < problem.communicationCount(); ++c)
+    bound_[problem.ccs[c]] = std::max(bound_[problem.ccs[c]], problem.bytes[c]);
+  for (std::uint64_t bound : bound_) boundTotal_ += bound;
+}
+
+void Tac3Totals::sumCosts() {
+  total_ = 0;
+  for (std::uint64_t cost : cost_) total_ += cost;
+}
+
 Tac3Objective::Tac3Objective(const Problem& problem, const Router& router, const Mapping& mapping)
-    : IncrementalObjective(problem, router, mapping), links_(router.linkIdLimit()) {
+    : IncrementalObjective(problem, router, mapping),
+      Tac3Totals(problem),
+      links_(router.linkIdLimit()) {
   const int ccsCount = problem.ccsCount;
   const std::size_t n = problem.communicationCount();
   load_.assign(static_cast<std::size_t>(ccsCount) * links_, 0);
@@ -63,22 +84,11 @@ Tac3Objective::Tac3Objective(const Problem& problem, const Router& router, const
   hist_.assign(histSize, 0);
   maxLoad_.assign(groupBytes_.size(), 0);
   for (std::size_t c = 0; c < n; ++c) addRoute(static_cast<int>(c), endsNow(static_cast<int>(c)));
-  cost_.assign(ccsCount, 0);
-  bound_.assign(ccsCount, 0);
-  for (std::size_t c = 0; c < n; ++c)
-    bound_[problem.ccs[c]] = std::max(bound_[problem.ccs[c]], problem.bytes[c]);
-  for (int t = 0; t < ccsCount; ++t) {
-    cost_[t] = settleCost(t);
-    total_ += cost_[t];
-    boundTotal_ += bound_[t];
-  }
+  for (int t = 0; t < ccsCount; ++t) cost_[t] = settleCost(t);
+  sumCosts();
   // A move touches at most two routes (old and new) of each communication of its two tasks.
-  std::size_t mostIncident = 0;
-  for (int task = 0; task < problem.tasks; ++task)
-    mostIncident = std::max<std::size_t>(
-        mostIncident,
-        static_cast<std::size_t>(placement_.incidentEnd(task) - placement_.incidentBegin(task)));
-  touched_.resize(2 * 2 * mostIncident * static_cast<std::size_t>(router.longestRoute()) + 1);
+  touched_.resize(
+      2 * 2 * placement_.mostIncident() * static_cast<std::size_t>(router.longestRoute()) + 1);
 }
 
 TahbObjective::TahbObjective(const Problem& problem, const Router& router, const Mapping& mapping)

@@ -84,6 +84,7 @@ bool CompactTac3Objective::fits(const Problem& problem, const Router& router) {
 CompactTac3Objective::CompactTac3Objective(const Problem& problem, const Router& router,
                                            const Mapping& mapping)
     : IncrementalObjective(problem, router, mapping),
+      Tac3Totals(problem),
       nodes_(router.nodeCount()),
       rowSlots_(rowSlotsFor(router)) {
   int links = 0;
@@ -98,31 +99,24 @@ CompactTac3Objective::CompactTac3Objective(const Problem& problem, const Router&
                          [&](LinkId l) { row[hops++] = static_cast<std::uint16_t>(dense[l]); });
       row[rowSlots_ - 1] = hops;
     }
-  std::size_t mostIncident = 0;
   messageStart_.push_back(0);
   for (int task = 0; task < problem.tasks; ++task) {
     for (const int* c = placement_.incidentBegin(task); c != placement_.incidentEnd(task); ++c)
       messages_.push_back({problem.ccs[*c], problem.src[*c], problem.dst[*c],
                            problem.src[*c] == task ? problem.dst[*c] : problem.src[*c]});
     messageStart_.push_back(static_cast<std::uint32_t>(messages_.size()));
-    mostIncident =
-        std::max<std::size_t>(mostIncident, messageStart_[task + 1] - messageStart_[task]);
     now_.push_back(offsetsOf(mapping.nodeOfTask[task]));
   }
   after_ = now_;
   // A move re-routes the communications of its two tasks, each from its old route to its new
   // one; the last row copied may spill a whole row past the end of the list.
-  links_.resize((4 * mostIncident + 1) * static_cast<std::size_t>(rowSlots_));
+  links_.resize((4 * placement_.mostIncident() + 1) * static_cast<std::size_t>(rowSlots_));
 
   const int ccsCount = problem.ccsCount;
   load_.assign(static_cast<std::size_t>(ccsCount) * scanned_, 0);
   maxLoad_.assign(ccsCount, 0);
-  bytes_.assign(ccsCount, 0);
-  cost_.assign(ccsCount, 0);
-  bound_.assign(ccsCount, 0);
   for (std::size_t c = 0; c < problem.communicationCount(); ++c) {
     const int t = problem.ccs[c];
-    bytes_[t] = bound_[t] = problem.bytes[c];
     const Ends e = endsNow(static_cast<int>(c));
     std::uint8_t* load = loads(t);
     router.forEachLink(e.p, e.q, [&](LinkId l) {
@@ -131,11 +125,8 @@ CompactTac3Objective::CompactTac3Objective(const Problem& problem, const Router&
       maxLoad_[t] = std::max(maxLoad_[t], before + 1);
     });
   }
-  for (int t = 0; t < ccsCount; ++t) {
-    cost_[t] = bytes_[t] * maxLoad_[t];
-    total_ += cost_[t];
-    boundTotal_ += bound_[t];
-  }
+  for (int t = 0; t < ccsCount; ++t) cost_[t] = bound_[t] * maxLoad_[t];
+  sumCosts();
 }
 
 }  // namespace tac3map

@@ -41,6 +41,8 @@ class Placement {
   // Communications of one task: incident[begin .. end), ascending CCS.
   const int* incidentBegin(int task) const { return incident_.data() + start_[task]; }
   const int* incidentEnd(int task) const { return incident_.data() + start_[task + 1]; }
+  // The most communications one task has (what a move's buffers are sized for).
+  std::size_t mostIncident() const;
 
   // Calls f(comm) once for every communication of the move's two tasks.
   template <class F>
@@ -126,6 +128,57 @@ class IncrementalObjective {
   Move move_;  // the proposed move
 };
 
+// What both tac3 engines keep besides their link loads: each CCS's cost and bound (its largest
+// message), their sums, the sharing pairs (the tie-break term), the proposed move's changes to
+// value and pairs, and the early-rejection test. An engine evaluates the move's CCSs one at a
+// time: it starts from initialSlack(), calls enter() as it takes up CCS t, may ask
+// certainlyTooHigh() with a lower bound of t's new cost, and records the cost with settle().
+class Tac3Totals {
+ public:
+  using Value = std::uint64_t;
+
+  Value value() const { return total_; }
+  std::uint64_t secondary() const { return sharedPairs_; }
+  Value proposedValue() const { return total_ + static_cast<Value>(delta_); }
+  std::uint64_t proposedSecondary() const {
+    return sharedPairs_ + static_cast<std::uint64_t>(pairsDelta_);
+  }
+
+ protected:
+  // Bounds from the problem; costs start at 0 until the engine sets them and calls sumCosts().
+  explicit Tac3Totals(const Problem& problem);
+  void sumCosts();
+
+  void beginProposal() {
+    delta_ = 0;
+    pairsDelta_ = 0;
+  }
+  // The most the CCSs not yet evaluated could still lower the value by: each to its bound.
+  std::int64_t initialSlack() const { return static_cast<std::int64_t>(total_ - boundTotal_); }
+  void enter(int t, std::int64_t& slack) const {
+    slack -= static_cast<std::int64_t>(cost_[t] - bound_[t]);
+  }
+  // Whether a new cost of CCS t of at least `cost` makes the value rise by at least limit()
+  // whatever the CCSs not yet evaluated do. limit() is called only when the rise is positive.
+  template <class Limit>
+  bool certainlyTooHigh(int t, std::uint64_t cost, std::int64_t slack, Limit&& limit) const {
+    const std::int64_t atLeast = delta_ + static_cast<std::int64_t>(cost - cost_[t]) - slack;
+    return atLeast > 0 && static_cast<double>(atLeast) >= limit();
+  }
+  void settle(int t, std::uint64_t newCost) {
+    delta_ += static_cast<std::int64_t>(newCost - cost_[t]);
+  }
+  void commitTotals() {
+    total_ += static_cast<std::uint64_t>(delta_);
+    sharedPairs_ += static_cast<std::uint64_t>(pairsDelta_);
+  }
+
+  std::vector<std::uint64_t> cost_, bound_;  // per CCS
+  std::uint64_t total_ = 0, boundTotal_ = 0;
+  std::uint64_t sharedPairs_ = 0;
+  std::int64_t delta_ = 0, pairsDelta_ = 0;  // of the proposed move
+};
+
 // tac3, the general engine (the annealer uses CompactTac3Objective instead where it fits:
 // small boxes, one message size per CCS). Per CCS t, cost_t = max over links of load_t(l) x
 // (largest message of t on l).
@@ -141,20 +194,12 @@ class IncrementalObjective {
 // updated for real (histograms included) and reversed on discard. After each CCS the
 // proposal stops if the value must rise by at least limit() whatever the other CCSs do (each
 // can fall at most to its largest message): near a good mapping most moves end after one CCS.
-class Tac3Objective : public IncrementalObjective<Tac3Objective> {
+class Tac3Objective : public IncrementalObjective<Tac3Objective>, public Tac3Totals {
  public:
-  using Value = std::uint64_t;
   Tac3Objective(const Problem& problem, const Router& router, const Mapping& mapping);
-
-  Value value() const { return total_; }
-  std::uint64_t secondary() const { return sharedPairs_; }
 
   template <class Limit>
   bool propose(int task, int node, Limit&& limit);
-  Value proposedValue() const { return total_ + static_cast<Value>(delta_); }
-  std::uint64_t proposedSecondary() const {
-    return sharedPairs_ + static_cast<std::uint64_t>(pairsDelta_);
-  }
   void commit();
   void discard();
 
@@ -196,9 +241,6 @@ class Tac3Objective : public IncrementalObjective<Tac3Objective> {
   std::vector<std::int64_t> histOffset_;
   std::vector<std::int32_t> hist_;  // per group: links by load
   std::vector<std::uint32_t> maxLoad_;
-  std::vector<std::uint64_t> cost_, bound_;  // per CCS: cost and largest message
-  std::uint64_t total_ = 0, boundTotal_ = 0;
-  std::uint64_t sharedPairs_ = 0;
 
   // Scratch of the proposed move, sized once.
   // Per link: the stamp of the CCS evaluation that last touched it. 16 bits keep the hot
@@ -210,7 +252,6 @@ class Tac3Objective : public IncrementalObjective<Tac3Objective> {
   std::uint32_t touchedCount_ = 0;
   std::vector<Segment> segments_;
   std::vector<int> affected_, multiComms_;
-  std::int64_t delta_ = 0, pairsDelta_ = 0;
 };
 
 // tahb: sum of bytes x hops; hops come from the route cache or coordinates, no walk needed.
@@ -287,19 +328,15 @@ bool Tac3Objective::propose(int task, int node, Limit&& limit) {
   touchedCount_ = 0;
   segments_.clear();
   multiComms_.clear();
-  delta_ = 0;
-  pairsDelta_ = 0;
-  // Most the CCSs not yet evaluated could still lower the value by.
-  std::int64_t slack = static_cast<std::int64_t>(total_ - boundTotal_);
+  beginProposal();
+  std::int64_t slack = initialSlack();
   bool rejected = false;
   placement_.forEachAffectedCcs(
       move_, problem_.ccs.data(), affected_, [&](int t, const int* first, const int* last) {
         Segment segment{t, useOffset_[groupBegin_[t]] >= 0, 0, 0, 0, 0};
-        slack -= static_cast<std::int64_t>(cost_[t] - bound_[t]);
-        // Whether a new cost of t of at least `cost` makes the rise certainly too large.
+        enter(t, slack);
         const auto tooHigh = [&](std::uint64_t cost) {
-          const std::int64_t atLeast = delta_ + static_cast<std::int64_t>(cost - cost_[t]) - slack;
-          return atLeast > 0 && static_cast<double>(atLeast) >= limit();
+          return certainlyTooHigh(t, cost, slack, limit);
         };
         if (segment.multiClass) {
           evaluateMultiClass(t, first, last, segment);
@@ -309,7 +346,7 @@ bool Tac3Objective::propose(int task, int node, Limit&& limit) {
         }
         segments_.push_back(segment);
         rejected = tooHigh(segment.newCost);
-        delta_ += static_cast<std::int64_t>(segment.newCost - cost_[t]);
+        settle(t, segment.newCost);
         return !rejected;
       });
   if (rejected) discard();
@@ -462,8 +499,7 @@ inline void Tac3Objective::commit() {
     }
     cost_[s.ccs] = s.newCost;
   }
-  total_ += static_cast<std::uint64_t>(delta_);
-  sharedPairs_ += static_cast<std::uint64_t>(pairsDelta_);
+  commitTotals();
   placement_.apply(move_);
   segments_.clear();
 }

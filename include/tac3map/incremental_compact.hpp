@@ -26,24 +26,15 @@ namespace tac3map {
 // pass stops at the first block that reaches it.
 std::uint32_t largestByte(const std::uint8_t* bytes, std::uint32_t count, std::uint32_t ceiling);
 
-class CompactTac3Objective : public IncrementalObjective<CompactTac3Objective> {
+class CompactTac3Objective : public IncrementalObjective<CompactTac3Objective>, public Tac3Totals {
  public:
-  using Value = std::uint64_t;
-
   // Whether this engine can evaluate `problem` on `router`'s box (else use Tac3Objective).
   static bool fits(const Problem& problem, const Router& router);
   CompactTac3Objective(const Problem& problem, const Router& router, const Mapping& mapping);
 
-  Value value() const { return total_; }
-  std::uint64_t secondary() const { return sharedPairs_; }
-
   template <class Limit>
   bool propose(int task, int node, Limit&& limit) {
     return rowSlots_ == 8 ? proposeWith<8>(task, node, limit) : proposeWith<16>(task, node, limit);
-  }
-  Value proposedValue() const { return total_ + static_cast<Value>(delta_); }
-  std::uint64_t proposedSecondary() const {
-    return sharedPairs_ + static_cast<std::uint64_t>(pairsDelta_);
   }
   void commit();
   void discard();
@@ -91,15 +82,12 @@ class CompactTac3Objective : public IncrementalObjective<CompactTac3Objective> {
   std::vector<std::uint16_t> routes_;
   std::vector<std::uint8_t> load_;  // per CCS its link loads
   std::vector<std::uint32_t> maxLoad_;
-  std::vector<std::uint64_t> bytes_, cost_, bound_;  // per CCS
-  std::uint64_t total_ = 0, boundTotal_ = 0, sharedPairs_ = 0;
   std::vector<Message> messages_;  // per task, sorted by CCS
   std::vector<std::uint32_t> messageStart_;
   std::vector<Offsets> now_, after_;  // per task: now, and once the proposed move is made
 
   std::vector<Segment> segments_;     // of the proposed move
   std::vector<std::uint16_t> links_;  // the move's route links, segment after segment
-  std::int64_t delta_ = 0, pairsDelta_ = 0;
 };
 
 template <int Row>
@@ -127,10 +115,8 @@ bool CompactTac3Objective::proposeWith(int task, int node, Limit&& limit) {
   after_[move_.task] = offsetsOf(move_.node);
   if (move_.other >= 0) after_[move_.other] = offsetsOf(move_.from);
   segments_.clear();
-  delta_ = 0;
-  pairsDelta_ = 0;
-  // As Tac3Objective::propose: the most the CCSs not yet evaluated could lower the value by.
-  std::int64_t slack = static_cast<std::int64_t>(total_ - boundTotal_);
+  beginProposal();
+  std::int64_t slack = initialSlack();
   const Message* a = messages_.data() + messageStart_[move_.task];
   const Message* aEnd = messages_.data() + messageStart_[move_.task + 1];
   const Message *b = aEnd, *bEnd = aEnd;
@@ -145,14 +131,13 @@ bool CompactTac3Objective::proposeWith(int task, int node, Limit&& limit) {
     const Message *aFirst = a, *bFirst = b;
     while (a != aEnd && a->ccs == t) ++a;
     while (b != bEnd && b->ccs == t) ++b;
-    slack -= static_cast<std::int64_t>(cost_[t] - bound_[t]);
-    const std::uint64_t newCost = bytes_[t] * evaluate<Row>(t, aFirst, a, bFirst, b);
-    // Whether the rise is certainly too large whatever the other CCSs do. Tac3Objective also
-    // looks while the new routes go in; looking once at the end is the same decision, as the
-    // loads (and so this lower bound) only rise meanwhile.
-    const std::int64_t atLeast = delta_ + static_cast<std::int64_t>(newCost - cost_[t]) - slack;
-    delta_ += static_cast<std::int64_t>(newCost - cost_[t]);
-    if (atLeast > 0 && static_cast<double>(atLeast) >= limit()) {
+    enter(t, slack);
+    const std::uint64_t newCost = bound_[t] * evaluate<Row>(t, aFirst, a, bFirst, b);
+    // Tac3Objective also looks while the new routes go in; looking once at the end is the
+    // same decision, as the loads (and so this lower bound) only rise meanwhile.
+    const bool tooHigh = certainlyTooHigh(t, newCost, slack, limit);
+    settle(t, newCost);
+    if (tooHigh) {
       discard();
       return false;
     }
@@ -197,10 +182,9 @@ std::uint32_t CompactTac3Objective::evaluate(int t, const Message* a, const Mess
 inline void CompactTac3Objective::commit() {
   for (const Segment& s : segments_) {
     maxLoad_[s.ccs] = s.newMax;
-    cost_[s.ccs] = bytes_[s.ccs] * s.newMax;
+    cost_[s.ccs] = bound_[s.ccs] * s.newMax;  // the bound is the CCS's one message size
   }
-  total_ += static_cast<std::uint64_t>(delta_);
-  sharedPairs_ += static_cast<std::uint64_t>(pairsDelta_);
+  commitTotals();
   placement_.apply(move_);
   now_[move_.task] = after_[move_.task];
   if (move_.other >= 0) now_[move_.other] = after_[move_.other];
