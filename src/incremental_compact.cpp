@@ -9,8 +9,9 @@
 namespace tac3map {
 namespace {
 
-// Above these the route table stops fitting the caches and the byte arrays get long enough
-// for the pass that finds a fallen maximum to cost more than Tac3Objective's histograms.
+// Beyond these the route table stops fitting the caches and the pass that finds a fallen
+// maximum gets long, so larger boxes go to Tac3Objective. Set, not tuned at the edge: the
+// paper's boxes are far inside them.
 constexpr std::size_t kRouteTableBudget = std::size_t{16} << 20;
 constexpr std::uint32_t kMostScannedBytes = 4096;
 constexpr int kMostMessagesPerCcs = std::numeric_limits<std::uint8_t>::max();
@@ -24,19 +25,6 @@ int rowSlotsFor(const Router& router) {
 
 std::uint32_t roundUp(std::uint32_t n, std::uint32_t to) {
   return (n + to - 1) / to * to;
-}
-
-// Dense ids of the links some route of the box uses, in order of first use; -1 elsewhere.
-std::vector<int> denseLinkIds(const Router& router, int& count) {
-  std::vector<int> dense(router.linkIdLimit(), -1);
-  count = 0;
-  const int n = router.nodeCount();
-  for (int p = 0; p < n; ++p)
-    for (int q = 0; q < n; ++q)
-      router.forEachLink(p, q, [&](LinkId l) {
-        if (dense[l] < 0) dense[l] = count++;
-      });
-  return dense;
 }
 
 }  // namespace
@@ -87,18 +75,21 @@ CompactTac3Objective::CompactTac3Objective(const Problem& problem, const Router&
       Tac3Totals(problem),
       nodes_(router.nodeCount()),
       rowSlots_(rowSlotsFor(router)) {
+  // Links get dense ids in the order routes first use them; links no route uses get none.
+  std::vector<int> dense(router.linkIdLimit(), -1);
   int links = 0;
-  const std::vector<int> dense = denseLinkIds(router, links);
-  scanned_ = roundUp(static_cast<std::uint32_t>(links), 64);
   routes_.assign(static_cast<std::size_t>(nodes_) * nodes_ * rowSlots_, 0);
   for (int p = 0; p < nodes_; ++p)
     for (int q = 0; q < nodes_; ++q) {
       std::uint16_t* row = routes_.data() + (static_cast<std::size_t>(p) * nodes_ + q) * rowSlots_;
       std::uint16_t hops = 0;
-      router.forEachLink(p, q,
-                         [&](LinkId l) { row[hops++] = static_cast<std::uint16_t>(dense[l]); });
+      router.forEachLink(p, q, [&](LinkId l) {
+        if (dense[l] < 0) dense[l] = links++;
+        row[hops++] = static_cast<std::uint16_t>(dense[l]);
+      });
       row[rowSlots_ - 1] = hops;
     }
+  scanned_ = roundUp(static_cast<std::uint32_t>(links), 64);
   messageStart_.push_back(0);
   for (int task = 0; task < problem.tasks; ++task) {
     for (const int* c = placement_.incidentBegin(task); c != placement_.incidentEnd(task); ++c)
