@@ -124,6 +124,23 @@ Machine parseMachine(const std::string& text, const std::string& source) {
   if (!latency.is_number() || latency.get<double>() < 0)
     failIn(source, "hop_latency: expected a number >= 0");
   machine.hopLatency = latency.get<double>();
+  machine.injectionBandwidth = machine.linkBandwidth;
+  if (doc.contains("injection")) {
+    const json& injection = doc["injection"];
+    if (!injection.is_object())
+      failIn(source, "injection: expected an object {\"engines\": E, \"bandwidth\": B}");
+    const json& engines = jsonField(injection, "engines", "injection", source);
+    if (!engines.is_number_integer() || engines.get<long long>() < 1 ||
+        engines.get<long long>() > 64)
+      failIn(source, "injection.engines: expected an integer from 1 to 64");
+    machine.injectionEngines = engines.get<int>();
+    if (injection.contains("bandwidth"))
+      machine.injectionBandwidth =
+          positiveNumber(injection["bandwidth"], "injection.bandwidth", source);
+  }
+  if (doc.contains("intra_node_bandwidth"))
+    machine.intraNodeBandwidth =
+        positiveNumber(doc["intra_node_bandwidth"], "intra_node_bandwidth", source);
   return machine;
 }
 

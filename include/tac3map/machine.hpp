@@ -20,6 +20,14 @@ struct Machine {
   std::vector<int> routingOrder;  // axis indices, first routed first
   double linkBandwidth = 0;       // bytes per second of one directed link
   double hopLatency = 0;          // seconds per hop
+  // A node sends (and receives) up to `injectionEngines` messages at once, each at most
+  // `injectionBandwidth` bytes/s ("injection": {"engines", "bandwidth"}; absent: one engine
+  // at link bandwidth, the paper's setting). Tofu: K and FX10 4 engines, Fugaku 6.
+  int injectionEngines = 1;
+  double injectionBandwidth = 0;
+  // Bytes/s of a message between two ranks of one node ("intra_node_bandwidth"; absent: 0,
+  // which predict reads as "free").
+  double intraNodeBandwidth = 0;
 
   int axisCount() const { return static_cast<int>(axes.size()); }
   std::string shapeText() const;
