@@ -104,7 +104,7 @@ SearchResult run(const Problem& problem, const Router& router, const Mapping& in
   // improving moves on a large job does not copy the whole mapping each time.
   bool atBest = true;
   const auto finish = [&](const char* why) {
-    if (atBest) result.best.nodeOfTask = state.placement().nodeOfTask();
+    if (atBest) result.best = state.placement().mapping();
     result.stopped = why;
     result.seconds = seconds(start);
     return result;
@@ -117,6 +117,10 @@ SearchResult run(const Problem& problem, const Router& router, const Mapping& in
   const MovePicker picker(state.placement(), problem, router, usesLocalMoves(schedule, allocated),
                           schedule.allowedNodes);
   Rng rng(seed);
+  // Several ranks per node: a trial tries the task in a random slot of the picked node (a
+  // free one, or swaps with the rank there). One rank per node draws no slot, so that the
+  // random sequence, and with it every result, is the paper setting's.
+  const int slots = state.placement().slotsPerNode();
   std::uint64_t sinceCheck = 0;
   for (double t = schedule.t0; t >= schedule.tEnd; t *= schedule.cooling) {
     const double scale = t * reference;
@@ -132,7 +136,10 @@ SearchResult run(const Problem& problem, const Router& router, const Mapping& in
       const int from = state.placement().nodeOf(task);
       const int node = picker.pick(task, from, rng);
       if (node == from) continue;
-      const int other = state.placement().taskAt(node);
+      const int fromPosition = state.placement().positionOf(task);
+      const int position =
+          slots == 1 ? node : node * slots + static_cast<int>(rng.below(static_cast<std::uint64_t>(slots)));
+      const int other = state.placement().taskAt(position);
       // Metropolis: a rise d is accepted when d < -ln(u) * T * reference, u uniform in [0,1).
       // u is drawn only when a rise has to be judged, and the engine may stop evaluating as
       // soon as it knows the rise is too large.
@@ -146,7 +153,7 @@ SearchResult run(const Problem& problem, const Router& router, const Mapping& in
       };
       const auto before = state.value();
       const std::uint64_t secondaryBefore = state.secondary();
-      if (!state.propose(task, node, threshold)) continue;
+      if (!state.propose(task, position, threshold)) continue;
       const auto after = state.proposedValue();
       const std::uint64_t secondaryAfter = state.proposedSecondary();
       bool accept;
@@ -167,9 +174,13 @@ SearchResult run(const Problem& problem, const Router& router, const Mapping& in
         atBest = true;
         if (canStopEarly && bestValue == stopValue) return finish("lower-bound");
       } else if (atBest) {
-        result.best.nodeOfTask = state.placement().nodeOfTask();
+        result.best = state.placement().mapping();
         result.best.nodeOfTask[task] = from;  // as it was before this move
         if (other >= 0) result.best.nodeOfTask[other] = node;
+        if (slots > 1) {
+          result.best.slotOfTask[task] = fromPosition % slots;
+          if (other >= 0) result.best.slotOfTask[other] = position % slots;
+        }
         atBest = false;
       }
     }

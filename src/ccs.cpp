@@ -340,8 +340,10 @@ class LevelSimulation {
   std::deque<int> runnable_;
 };
 
-// Step 3: within a level, first fit in posting order (sender rank, then its line).
-std::vector<std::vector<Communication>> splitLevels(std::vector<Communication> comms) {
+// Step 3: within a level, first fit in posting order (sender rank, then its line); with
+// several engines per node, one set per level.
+std::vector<std::vector<Communication>> splitLevels(std::vector<Communication> comms,
+                                                    bool wholeLevels) {
   std::stable_sort(comms.begin(), comms.end(), [](const Communication& a, const Communication& b) {
     return std::tie(a.level, a.src, a.sendLine) < std::tie(b.level, b.src, b.sendLine);
   });
@@ -359,7 +361,8 @@ std::vector<std::vector<Communication>> splitLevels(std::vector<Communication> c
       open.clear();
     }
     std::size_t k = 0;
-    while (k < open.size() && (open[k].sources.count(c.src) || open[k].destinations.count(c.dst)))
+    while (!wholeLevels && k < open.size() &&
+           (open[k].sources.count(c.src) || open[k].destinations.count(c.dst)))
       ++k;
     if (k == open.size()) {
       open.emplace_back();
@@ -395,7 +398,7 @@ CcsSet extractCcs(const Trace& original, const CcsOptions& options) {
   LevelSimulation(trace, posted, comms, options).run();
   CcsSet result;
   result.tasks = trace.ranks;
-  result.sets = splitLevels(std::move(comms));
+  result.sets = splitLevels(std::move(comms), options.engines > 1);
   return result;
 }
 

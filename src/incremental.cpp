@@ -8,10 +8,19 @@ namespace tac3map {
 Placement::Placement(const Problem& problem, int nodes, const Mapping& mapping)
     : src_(problem.src.data()),
       dst_(problem.dst.data()),
+      slots_(problem.model.ranksPerNode),
       nodeOfTask_(mapping.nodeOfTask),
-      taskAtNode_(nodes, -1),
+      positionOfTask_(mapping.tasks()),
+      taskAtPosition_(static_cast<std::size_t>(nodes) * slots_, -1),
       start_(problem.tasks + 1, 0) {
-  for (int task = 0; task < mapping.tasks(); ++task) taskAtNode_[nodeOfTask_[task]] = task;
+  // A mapping without slots puts a node's ranks in its lowest slots, in rank order.
+  std::vector<int> used(mapping.slotOfTask.empty() ? nodes : 0, 0);
+  for (int task = 0; task < mapping.tasks(); ++task) {
+    const int node = nodeOfTask_[task];
+    const int slot = mapping.slotOfTask.empty() ? used[node]++ : mapping.slotOfTask[task];
+    positionOfTask_[task] = node * slots_ + slot;
+    taskAtPosition_[positionOfTask_[task]] = task;
+  }
   const std::size_t n = problem.communicationCount();
   for (std::size_t c = 0; c < n; ++c) {
     ++start_[problem.src[c] + 1];
@@ -30,6 +39,13 @@ Placement::Placement(const Problem& problem, int nodes, const Mapping& mapping)
                      [&](int a, int b) { return problem.ccs[a] < problem.ccs[b]; });
 }
 
+Mapping Placement::mapping() const {
+  Mapping m(nodeOfTask_);
+  if (slots_ > 1)
+    for (int position : positionOfTask_) m.slotOfTask.push_back(position % slots_);
+  return m;
+}
+
 std::size_t Placement::mostIncident() const {
   std::size_t most = 0;
   for (std::size_t task = 0; task + 1 < start_.size(); ++task)
@@ -37,10 +53,7 @@ std::size_t Placement::mostIncident() const {
   return most;
 }
 
-Tac3Totals::Tac3Totals(const Problem& problem)
-    : cost_(problem.ccsCount, 0), bound_(problem.ccsCount, 0) {
-  for (std::size_t c = 0; c < problem.communicationCount(); ++c)
-    bound_[problem.ccs[c]] = std::max(bound_[problem.ccs[c]], problem.bytes[c]);
+Tac3Totals::Tac3Totals(const Problem& problem) : cost_(problem.ccsCount, 0), bound_(problem.bound) {
   for (std::uint64_t bound : bound_) boundTotal_ += bound;
 }
 
@@ -52,11 +65,12 @@ void Tac3Totals::sumCosts() {
 Tac3Objective::Tac3Objective(const Problem& problem, const Router& router, const Mapping& mapping)
     : IncrementalObjective(problem, router, mapping),
       Tac3Totals(problem),
-      links_(router.linkIdLimit()) {
+      links_(router, problem.model),
+      linkLimit_(links_.limit()) {
   const int ccsCount = problem.ccsCount;
   const std::size_t n = problem.communicationCount();
-  load_.assign(static_cast<std::size_t>(ccsCount) * links_, 0);
-  seen_.assign(links_, 0);
+  load_.assign(static_cast<std::size_t>(ccsCount) * linkLimit_, 0);
+  seen_.assign(linkLimit_, 0);
   // Size classes per CCS, largest first (any order works; this one reads well in a debugger).
   std::vector<std::map<std::uint64_t, int, std::greater<>>> classes(ccsCount);
   std::vector<int> messages(ccsCount, 0);
@@ -72,9 +86,10 @@ Tac3Objective::Tac3Objective(const Problem& problem, const Router& router, const
       group = static_cast<int>(groupBytes_.size());
       groupBytes_.push_back(bytes);
       useOffset_.push_back(single ? -1 : useSize);
-      if (!single) useSize += links_;
+      if (!single) useSize += linkLimit_;
       histOffset_.push_back(histSize);
-      histSize += messages[t] + 2;  // loads range over 0..messages[t]
+      // weighted loads range over 0..messages[t] x the largest weight
+      histSize += static_cast<std::int64_t>(messages[t]) * links_.largestWeight() + 2;
     }
     groupBegin_.push_back(static_cast<int>(groupBytes_.size()));
   }
@@ -88,7 +103,7 @@ Tac3Objective::Tac3Objective(const Problem& problem, const Router& router, const
   sumCosts();
   // A move touches at most two routes (old and new) of each communication of its two tasks.
   touched_.resize(
-      2 * 2 * placement_.mostIncident() * static_cast<std::size_t>(router.longestRoute()) + 1);
+      2 * 2 * placement_.mostIncident() * static_cast<std::size_t>(links_.longestRoute()) + 1);
 }
 
 TahbObjective::TahbObjective(const Problem& problem, const Router& router, const Mapping& mapping)

@@ -52,6 +52,8 @@ std::uint32_t largestByte(const std::uint8_t* bytes, std::uint32_t count, std::u
 }
 
 bool CompactTac3Objective::fits(const Problem& problem, const Router& router) {
+  // Unweighted loads of one rank per node only: the paper's setting.
+  if (!problem.model.isPaperSetting()) return false;
   const std::size_t n = static_cast<std::size_t>(router.nodeCount());
   if (router.longestRoute() > kLongestRoute) return false;
   if (n * n * rowSlotsFor(router) * sizeof(std::uint16_t) > kRouteTableBudget) return false;

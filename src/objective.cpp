@@ -26,10 +26,11 @@ const char* objectiveName(ObjectiveKind kind) {
   return "?";
 }
 
-Problem makeProblem(const CcsSet& sets) {
+Problem makeProblem(const CcsSet& sets, const Model& model) {
   Problem p;
   p.tasks = sets.tasks;
   p.ccsCount = static_cast<int>(sets.sets.size());
+  p.model = model;
   for (std::size_t t = 0; t < sets.sets.size(); ++t)
     for (const Communication& c : sets.sets[t]) {
       if (c.src == c.dst) continue;
@@ -38,34 +39,65 @@ Problem makeProblem(const CcsSet& sets) {
       p.ccs.push_back(static_cast<int>(t));
       p.bytes.push_back(c.bytes);
     }
+  p.bound.assign(p.ccsCount, 0);
+  if (model.ranksPerNode > 1) return p;  // any message may stay inside a node
+  for (std::size_t c = 0; c < p.communicationCount(); ++c)
+    p.bound[p.ccs[c]] = std::max(p.bound[p.ccs[c]], p.bytes[c] * model.linkWeight);
+  if (!model.nodeLinks()) return p;
+  // One rank per node: a rank's messages of a CCS all load its node's engines.
+  std::map<std::pair<int, int>, std::pair<std::uint64_t, std::uint64_t>> out, in;  // count, max
+  for (std::size_t c = 0; c < p.communicationCount(); ++c) {
+    auto& o = out[{p.ccs[c], p.src[c]}];
+    auto& i = in[{p.ccs[c], p.dst[c]}];
+    ++o.first;
+    ++i.first;
+    o.second = std::max(o.second, p.bytes[c]);
+    i.second = std::max(i.second, p.bytes[c]);
+  }
+  for (const auto* side : {&out, &in})
+    for (const auto& [key, load] : *side)
+      p.bound[key.first] =
+          std::max(p.bound[key.first], load.first * model.nodeWeight * load.second);
   return p;
 }
 
 ExactScores evaluateExact(const Problem& problem, const Router& router, const Mapping& mapping) {
   ExactScores s;
+  s.tac3Scale = problem.model.linkWeight;
+  const ModelLinks links(router, problem.model);
   const std::size_t n = problem.communicationCount();
-  std::vector<std::vector<LinkId>> routes(n);
-  std::vector<std::map<LinkId, int>> load(problem.ccsCount);
+  // Per CCS and link: weighted load, messages and the largest message on it.
+  struct Load {
+    std::uint64_t weighted = 0, messages = 0, largest = 0, weight = 0;
+  };
+  std::vector<std::map<LinkId, Load>> load(problem.ccsCount);
   std::map<LinkId, std::uint64_t> linkBytes;
   for (std::size_t c = 0; c < n; ++c) {
-    routes[c] =
-        router.route(mapping.nodeOfTask[problem.src[c]], mapping.nodeOfTask[problem.dst[c]]);
-    for (LinkId l : routes[c]) {
-      ++load[problem.ccs[c]][l];
+    const int p = mapping.nodeOfTask[problem.src[c]], q = mapping.nodeOfTask[problem.dst[c]];
+    int hops = 0;
+    links.forEachLink(p, q, [&](LinkId l, std::uint32_t w) {
+      Load& entry = load[problem.ccs[c]][l];
+      entry.weighted += w;
+      entry.weight = w;
+      ++entry.messages;
+      entry.largest = std::max(entry.largest, problem.bytes[c]);
+      if (!links.isNetwork(l)) return;
       linkBytes[l] += problem.bytes[c];
-    }
-    s.tahbByteHops += problem.bytes[c] * routes[c].size();
+      ++hops;
+    });
+    s.tahbByteHops += problem.bytes[c] * static_cast<std::uint64_t>(hops);
     s.totalBytes += problem.bytes[c];
   }
-  std::vector<std::uint64_t> worst(problem.ccsCount, 0);
-  for (std::size_t c = 0; c < n; ++c) {
-    const int t = problem.ccs[c];
-    int coll = 0;
-    for (LinkId l : routes[c]) coll = std::max(coll, load[t][l]);
-    worst[t] = std::max(worst[t], problem.bytes[c] * static_cast<std::uint64_t>(coll));
-    s.maxLinkMessages = std::max(s.maxLinkMessages, coll);
+  for (int t = 0; t < problem.ccsCount; ++t) {
+    std::uint64_t worst = 0;
+    for (const auto& [link, entry] : load[t]) {
+      worst = std::max(worst, entry.weighted * entry.largest);
+      s.sharedPairs += entry.weight * entry.weight * (entry.messages * (entry.messages - 1) / 2);
+      if (links.isNetwork(link))
+        s.maxLinkMessages = std::max(s.maxLinkMessages, static_cast<int>(entry.messages));
+    }
+    s.tac3ByteCounts += worst;
   }
-  for (std::uint64_t w : worst) s.tac3ByteCounts += w;
   s.lowerBoundBytes = tac3LowerBoundBytes(problem);
   for (const auto& [link, bytes] : linkBytes) s.maxLinkBytes = std::max(s.maxLinkBytes, bytes);
   return s;
@@ -73,8 +105,9 @@ ExactScores evaluateExact(const Problem& problem, const Router& router, const Ma
 
 Scores toScores(const ExactScores& e, double linkBandwidth) {
   Scores s;
-  s.tac3 = static_cast<double>(e.tac3ByteCounts) / linkBandwidth;
-  s.tac3LowerBound = static_cast<double>(e.lowerBoundBytes) / linkBandwidth;
+  const double scale = linkBandwidth * static_cast<double>(e.tac3Scale);
+  s.tac3 = static_cast<double>(e.tac3ByteCounts) / scale;
+  s.tac3LowerBound = static_cast<double>(e.lowerBoundBytes) / scale;
   s.tahb = static_cast<double>(e.tahbByteHops);
   s.rmattO2f = static_cast<double>(e.tahbByteHops) * static_cast<double>(e.maxLinkBytes);
   s.maxLinkMessages = e.maxLinkMessages;
@@ -98,11 +131,8 @@ Scores evaluate(const Problem& problem, const Router& router, const Mapping& map
 }
 
 std::uint64_t tac3LowerBoundBytes(const Problem& problem) {
-  std::vector<std::uint64_t> largest(problem.ccsCount, 0);
-  for (std::size_t c = 0; c < problem.communicationCount(); ++c)
-    largest[problem.ccs[c]] = std::max(largest[problem.ccs[c]], problem.bytes[c]);
   std::uint64_t bound = 0;
-  for (std::uint64_t b : largest) bound += b;
+  for (std::uint64_t b : problem.bound) bound += b;
   return bound;
 }
 
@@ -113,8 +143,14 @@ double referenceValue(const Problem& problem, ObjectiveKind kind) {
     biggest = std::max(biggest, static_cast<double>(problem.bytes[c]));
   }
   switch (kind) {
-    case ObjectiveKind::Tac3:
-      return static_cast<double>(tac3LowerBoundBytes(problem));
+    case ObjectiveKind::Tac3: {
+      std::vector<std::uint64_t> largest(problem.ccsCount, 0);
+      for (std::size_t c = 0; c < problem.communicationCount(); ++c)
+        largest[problem.ccs[c]] = std::max(largest[problem.ccs[c]], problem.bytes[c]);
+      double sum = 0;
+      for (std::uint64_t b : largest) sum += static_cast<double>(b);
+      return sum * problem.model.linkWeight;
+    }
     case ObjectiveKind::Tahb:
       return total;
     case ObjectiveKind::RmattO2f:

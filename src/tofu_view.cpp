@@ -1,6 +1,7 @@
 #include "tac3map/tofu_view.hpp"
 
 #include <charconv>
+#include <fstream>
 
 #include "tac3map/error.hpp"
 #include "tac3map/rankmap.hpp"
@@ -97,16 +98,24 @@ LogicalTorus tofuLogicalTorus(const Machine& machine, const Box& box) {
   return view;
 }
 
-Mapping tofuDefaultMapping(int tasks, const Machine& machine, const Box& box) {
-  checkTasksFit(tasks, box, "tofu-default mapping");
+Mapping tofuDefaultMapping(int tasks, const Machine& machine, const Box& box, int slotsPerNode) {
+  checkTasksFit(tasks, box, "tofu-default mapping", slotsPerNode);
   const LogicalTorus view = tofuLogicalTorus(machine, box);
-  return Mapping{std::vector<int>(view.node.begin(), view.node.begin() + tasks)};
+  if (slotsPerNode == 1) return Mapping{std::vector<int>(view.node.begin(), view.node.begin() + tasks)};
+  Mapping m;
+  for (int task = 0; task < tasks; ++task) {
+    m.nodeOfTask.push_back(view.node[task / slotsPerNode]);
+    m.slotOfTask.push_back(task % slotsPerNode);
+  }
+  return m;
 }
 
 Mapping resolveMapping(const std::string& nameOrFile, const Machine& machine, const Box& box,
-                       int tasks, const NodeTable* table) {
-  if (nameOrFile == "identity") return identityMapping(tasks, box);
-  if (nameOrFile == "tofu-default") return tofuDefaultMapping(tasks, machine, box);
+                       int tasks, const NodeTable* table, int slotsPerNode) {
+  if (nameOrFile == "identity" || nameOrFile == "block")
+    return identityMapping(tasks, box, slotsPerNode);
+  if (nameOrFile == "round-robin") return roundRobinMapping(tasks, box, slotsPerNode);
+  if (nameOrFile == "tofu-default") return tofuDefaultMapping(tasks, machine, box, slotsPerNode);
   const std::string prefix = "random:";
   if (nameOrFile.rfind(prefix, 0) == 0) {
     const std::string digits = nameOrFile.substr(prefix.size());
@@ -114,7 +123,13 @@ Mapping resolveMapping(const std::string& nameOrFile, const Machine& machine, co
     const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), seed);
     if (digits.empty() || error != std::errc() || end != digits.data() + digits.size())
       throw InputError("mapping name '" + nameOrFile + "': expected random:SEED, SEED an integer");
-    return randomMapping(tasks, box, seed);
+    return randomMapping(tasks, box, seed, slotsPerNode);
+  }
+  if (slotsPerNode > 1) {
+    std::ifstream in(nameOrFile);
+    std::string first;
+    if (in && std::getline(in, first) && first.rfind("# tac3map mapping", 0) == 0)
+      return readMapping(nameOrFile, box, tasks, slotsPerNode);
   }
   return readRankMap(nameOrFile, machine, box, tasks, table);
 }

@@ -70,7 +70,7 @@ TEST_F(MappingFile, BadFilesNameTheLine) {
   EXPECT_EQ(errorOf(h + "0 0\n2 1\n", box, 2), ":3: rank 2 is outside 0..1");
   EXPECT_EQ(errorOf(h + "0 0\n1 4\n", box, 2), ":3: coordinate 4 of axis 0 is outside the box 4");
   EXPECT_EQ(errorOf(h + "0 0\n", box, 2), ": rank 1 has no line");
-  EXPECT_EQ(errorOf(h + "0 0 0\n", box, 1), ":2: expected '<rank>' and 1 coordinates");
+  EXPECT_EQ(errorOf(h + "0 0 0 0\n", box, 1), ":2: expected '<rank>', 1 coordinates and an optional slot");
   EXPECT_EQ(errorOf("0 0\n", box, 1), ":1: expected the header '# tac3map mapping 1'");
 }
 

@@ -28,6 +28,11 @@ struct CcsOptions {
   bool eagerSends = false;
   // How collective events become point-to-point steps (collectives.hpp).
   CollectiveAlgorithms collectives;
+  // Injection engines per node. One: the paper's sets (each level split first-fit into sets
+  // of pairwise distinct senders and receivers, which one engine sends one after the other).
+  // More: a level's messages all start together and share the engines, so each level is one
+  // set and the model charges the engines in its cost (model.hpp).
+  int engines = 1;
 };
 
 struct CcsSet {

@@ -15,23 +15,36 @@
 
 namespace tac3map {
 
-// `task` goes to `node`; `other`, the task on that node (-1 if free), goes to `from`.
+// `task` goes to `node` (position `position` = node * K + slot, K slots per node); `other`,
+// the task in that position (-1 if free), goes to `from` (position `fromPosition`).
 struct Move {
   int task = -1, node = -1, other = -1, from = -1;
+  int position = -1, fromPosition = -1;
 };
 
-// Where every task is, which task is on every node, and which communications touch a task
-// (each task's list sorted by CCS, so a move can be evaluated one CCS at a time).
+// Where every task is (node and position node * K + slot), which task is in every position,
+// and which communications touch a task (each task's list sorted by CCS, so a move can be
+// evaluated one CCS at a time). K = problem.model.ranksPerNode; with K = 1 positions are nodes.
 class Placement {
  public:
   Placement(const Problem& problem, int nodes, const Mapping& mapping);
 
+  int slotsPerNode() const { return slots_; }
   int nodeOf(int task) const { return nodeOfTask_[task]; }
-  int taskAt(int node) const { return taskAtNode_[node]; }
+  int positionOf(int task) const { return positionOfTask_[task]; }
+  int taskAt(int position) const { return taskAtPosition_[position]; }
+  int nodeOfPosition(int position) const { return slots_ == 1 ? position : position / slots_; }
   const std::vector<int>& nodeOfTask() const { return nodeOfTask_; }
-  Move makeMove(int task, int node) const {
-    const int from = nodeOf(task);
-    return {task, node, node == from ? -1 : taskAt(node), from};
+  // The mapping as it stands (slots only when K > 1).
+  Mapping mapping() const;
+  Move makeMove(int task, int position) const {
+    const int from = positionOf(task);
+    return {task,
+            nodeOfPosition(position),
+            position == from ? -1 : taskAt(position),
+            nodeOf(task),
+            position,
+            from};
   }
   // The node of `task` once `move` is made.
   int nodeAfter(const Move& move, int task) const {
@@ -63,17 +76,22 @@ class Placement {
   bool touches(int comm, int task) const { return src_[comm] == task || dst_[comm] == task; }
 
   void apply(const Move& move) {
-    if (move.node == move.from) return;
+    if (move.position == move.fromPosition) return;
     nodeOfTask_[move.task] = move.node;
-    taskAtNode_[move.node] = move.task;
-    taskAtNode_[move.from] = move.other;
-    if (move.other >= 0) nodeOfTask_[move.other] = move.from;
+    positionOfTask_[move.task] = move.position;
+    taskAtPosition_[move.position] = move.task;
+    taskAtPosition_[move.fromPosition] = move.other;
+    if (move.other >= 0) {
+      nodeOfTask_[move.other] = move.from;
+      positionOfTask_[move.other] = move.fromPosition;
+    }
   }
 
  private:
   const int* src_;
   const int* dst_;
-  std::vector<int> nodeOfTask_, taskAtNode_;
+  int slots_;
+  std::vector<int> nodeOfTask_, positionOfTask_, taskAtPosition_;
   std::vector<int> start_, incident_;  // CSR: communications of each task
 };
 
@@ -231,8 +249,9 @@ class Tac3Objective : public IncrementalObjective<Tac3Objective>, public Tac3Tot
     }
   }
 
-  LinkId links_;
-  std::vector<std::uint32_t> load_;  // t * links + l: messages of CCS t on link l
+  ModelLinks links_;  // network links, and engines when the model charges nodes
+  LinkId linkLimit_;
+  std::vector<std::uint32_t> load_;  // t * links + l: weighted messages of CCS t on link l
   std::vector<int> groupOf_;         // per communication
   std::vector<int> groupBegin_;      // CCS t owns groups groupBegin_[t] .. groupBegin_[t+1]
   std::vector<std::uint64_t> groupBytes_;
@@ -309,7 +328,10 @@ class RmattObjective : public IncrementalObjective<RmattObjective> {
   Value proposedValue() const { return value(); }
   std::uint64_t proposedSecondary() const { return 0; }
   void commit() {}
-  void discard() { apply(Move{move_.task, move_.from, move_.other, move_.node}); }
+  void discard() {
+    apply(Move{move_.task, move_.from, move_.other, move_.node, move_.fromPosition,
+               move_.position});
+  }
 
  private:
   void apply(const Move& move);
@@ -356,7 +378,7 @@ bool Tac3Objective::propose(int task, int node, Limit&& limit) {
 template <class TooHigh>
 bool Tac3Objective::evaluateSingleClass(int t, const int* first, const int* last, Segment& segment,
                                         TooHigh&& tooHigh) {
-  const std::uint32_t base = static_cast<std::uint32_t>(t) * static_cast<std::uint32_t>(links_);
+  const std::uint32_t base = static_cast<std::uint32_t>(t) * static_cast<std::uint32_t>(linkLimit_);
   std::uint32_t* load = load_.data() + base;
   Stamp* seen = seen_.data();
   nextStamp();
@@ -367,15 +389,16 @@ bool Tac3Objective::evaluateSingleClass(int t, const int* first, const int* last
   // Old routes out first, so that while the new ones go in loads only rise: a load above the
   // old maximum is then a rise of the CCS's cost that no later step can undo.
   // Branch-free steps: the entry is always written, but kept only on the link's first touch.
+  // Loads are weighted (model.hpp): a message adds w to each link it loads.
   for (const int* c = first; c != last; ++c) {
     const Ends now = endsNow(*c);
-    router_.forEachLink(now.p, now.q, [&](LinkId l) {
+    links_.forEachLink(now.p, now.q, [&](LinkId l, std::uint32_t w) {
       const std::uint32_t before = load[l];
       *out = {base + static_cast<std::uint32_t>(l), before};
       out += seen[l] != stamp;
       seen[l] = stamp;
-      load[l] = before - 1;
-      pairs -= before - 1;
+      load[l] = before - w;
+      pairs -= static_cast<std::int64_t>(before - w) * w;
     });
   }
   const int g = groupBegin_[t];
@@ -384,14 +407,14 @@ bool Tac3Objective::evaluateSingleClass(int t, const int* first, const int* last
   bool tooHighNow = false;
   for (const int* c = first; c != last && !tooHighNow; ++c) {
     const Ends after = endsAfter(*c);
-    router_.forEachLink(after.p, after.q, [&](LinkId l) {
+    links_.forEachLink(after.p, after.q, [&](LinkId l, std::uint32_t w) {
       const std::uint32_t before = load[l];
       *out = {base + static_cast<std::uint32_t>(l), before};
       out += seen[l] != stamp;
       seen[l] = stamp;
-      load[l] = before + 1;
-      pairs += before;
-      addedTop = std::max(addedTop, before + 1);
+      load[l] = before + w;
+      pairs += static_cast<std::int64_t>(before) * w;
+      addedTop = std::max(addedTop, before + w);
     });
     tooHighNow = addedTop > oldMax && tooHigh(groupBytes_[g] * addedTop);
   }
@@ -438,39 +461,39 @@ inline void Tac3Objective::evaluateMultiClass(int t, const int* first, const int
 inline void Tac3Objective::addRoute(int c, Ends e) {
   const int t = problem_.ccs[c];
   const int g = groupOf_[c];
-  std::uint32_t* load = &load_[static_cast<std::size_t>(t) * links_];
+  std::uint32_t* load = &load_[static_cast<std::size_t>(t) * linkLimit_];
   const int first = groupBegin_[t], last = groupBegin_[t + 1];
-  router_.forEachLink(e.p, e.q, [&](LinkId l) {
+  links_.forEachLink(e.p, e.q, [&](LinkId l, std::uint32_t w) {
     const std::uint32_t before = load[l];
     for (int k = first; k < last; ++k)
       if (useOffset_[k] < 0 || use_[useOffset_[k] + l] > 0) {
         --hist_[histOffset_[k] + before];
-        ++hist_[histOffset_[k] + before + 1];
-        if (before + 1 > maxLoad_[k]) maxLoad_[k] = before + 1;
+        ++hist_[histOffset_[k] + before + w];
+        if (before + w > maxLoad_[k]) maxLoad_[k] = before + w;
       }
     if (useOffset_[g] >= 0 && use_[useOffset_[g] + l]++ == 0) {
-      ++hist_[histOffset_[g] + before + 1];
-      if (before + 1 > maxLoad_[g]) maxLoad_[g] = before + 1;
+      ++hist_[histOffset_[g] + before + w];
+      if (before + w > maxLoad_[g]) maxLoad_[g] = before + w;
     }
-    load[l] = before + 1;
-    sharedPairs_ += before;
+    load[l] = before + w;
+    sharedPairs_ += static_cast<std::uint64_t>(before) * w;
   });
 }
 
 inline void Tac3Objective::removeRoute(int c, Ends e) {
   const int t = problem_.ccs[c];
   const int g = groupOf_[c];
-  std::uint32_t* load = &load_[static_cast<std::size_t>(t) * links_];
+  std::uint32_t* load = &load_[static_cast<std::size_t>(t) * linkLimit_];
   const int first = groupBegin_[t], last = groupBegin_[t + 1];
-  router_.forEachLink(e.p, e.q, [&](LinkId l) {
+  links_.forEachLink(e.p, e.q, [&](LinkId l, std::uint32_t w) {
     const std::uint32_t before = load[l];
     for (int k = first; k < last; ++k)
       if (useOffset_[k] < 0 || use_[useOffset_[k] + l] > 0) --hist_[histOffset_[k] + before];
     if (useOffset_[g] >= 0) --use_[useOffset_[g] + l];
-    load[l] = before - 1;
-    sharedPairs_ -= before - 1;
+    load[l] = before - w;
+    sharedPairs_ -= static_cast<std::uint64_t>(before - w) * w;
     for (int k = first; k < last; ++k)
-      if (useOffset_[k] < 0 || use_[useOffset_[k] + l] > 0) ++hist_[histOffset_[k] + before - 1];
+      if (useOffset_[k] < 0 || use_[useOffset_[k] + l] > 0) ++hist_[histOffset_[k] + before - w];
   });
 }
 

@@ -9,6 +9,7 @@
 
 #include "tac3map/ccs.hpp"
 #include "tac3map/mapping.hpp"
+#include "tac3map/model.hpp"
 #include "tac3map/routing.hpp"
 
 namespace tac3map {
@@ -23,16 +24,24 @@ struct Problem {
   int ccsCount = 0;
   std::vector<int> src, dst, ccs;  // per communication
   std::vector<std::uint64_t> bytes;
+  Model model;  // engines, ranks per node (model.hpp); default: the paper's setting
+  // Per CCS, a lower bound of its cost whatever the mapping, in weighted link bytes (the
+  // largest message x linkWeight, or a node's messages on its engines if more; 0 with several
+  // ranks per node, where any message may stay inside a node).
+  std::vector<std::uint64_t> bound;
 
   std::size_t communicationCount() const { return src.size(); }
 };
 
-Problem makeProblem(const CcsSet& sets);
+Problem makeProblem(const CcsSet& sets, const Model& model = {});
 
 // Exact integer forms of the objectives; seconds and byte-hops are derived from these.
 struct ExactScores {
-  std::uint64_t tac3ByteCounts = 0;   // sum_t max_c M_c * coll_t(c)
-  std::uint64_t lowerBoundBytes = 0;  // sum_t max_c M_c
+  // sum_t max_c M_c * coll_t(c), coll in weighted loads (model.hpp): seconds x B x tac3Scale
+  std::uint64_t tac3ByteCounts = 0;
+  std::uint64_t lowerBoundBytes = 0;  // sum_t bound_t, same unit
+  std::uint64_t tac3Scale = 1;        // the model's linkWeight
+  std::uint64_t sharedPairs = 0;      // sum_t,l w_l^2 C(n_t(l), 2): the annealer's tie-break
   std::uint64_t tahbByteHops = 0;     // sum_c M_c * hops(c)
   std::uint64_t maxLinkBytes = 0;     // largest total bytes over one link, whole iteration
   std::uint64_t totalBytes = 0;       // sum_c M_c
@@ -48,7 +57,8 @@ struct Scores {
   double avgHops = 0;  // bytes-weighted
 };
 
-// The reference: routes every communication, counts link loads per CCS in plain containers.
+// The reference: routes every communication under the problem's model, counts link loads per
+// CCS in plain containers.
 ExactScores evaluateExact(const Problem& problem, const Router& router, const Mapping& mapping);
 Scores toScores(const ExactScores& exact, double linkBandwidth);
 // The exact value the annealer minimises for `kind` (rmatt-o2f needs 128 bits).
@@ -56,7 +66,7 @@ unsigned __int128 objectiveValue(const ExactScores& exact, ObjectiveKind kind);
 Scores evaluate(const Problem& problem, const Router& router, const Mapping& mapping,
                 double linkBandwidth);
 
-// sum over CCSs of the largest message: tac3 (in byte-counts) of a contention-free mapping.
+// sum over CCSs of their bounds: no mapping has a lower tac3 (in ExactScores' unit).
 std::uint64_t tac3LowerBoundBytes(const Problem& problem);
 
 // The mapping-independent reference value the annealer divides each objective by, so that one

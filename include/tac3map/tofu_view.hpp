@@ -37,13 +37,16 @@ struct LogicalTorus {
 LogicalTorus tofuLogicalTorus(const Machine& machine, const Box& box);
 
 // Rank k on the k-th logical position, logical X fastest.
-Mapping tofuDefaultMapping(int tasks, const Machine& machine, const Box& box);
+// K > 1 ranks per node: block placement over the view's node order.
+Mapping tofuDefaultMapping(int tasks, const Machine& machine, const Box& box,
+                           int slotsPerNode = 1);
 
 struct NodeTable;
 
-// A mapping by name or file: "identity", "random:SEED", "tofu-default", else a rank-map file
-// of any format (rankmap.hpp; host-based formats need the node table).
+// A mapping by name or file: "identity" (block placement), "round-robin", "random:SEED",
+// "tofu-default", else a rank-map file of any format (rankmap.hpp; host-based formats need
+// the node table). `slotsPerNode` = ranks per node.
 Mapping resolveMapping(const std::string& nameOrFile, const Machine& machine, const Box& box,
-                       int tasks, const NodeTable* table = nullptr);
+                       int tasks, const NodeTable* table = nullptr, int slotsPerNode = 1);
 
 }  // namespace tac3map

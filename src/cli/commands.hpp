@@ -27,6 +27,8 @@ struct BoxInput {
   std::string shape;
   std::string offset;
   std::string nodes;  // node table (rankmap.hpp), optional
+  int ranksPerNode = 1;
+  int engines = 0;  // 0: the machine file's
 };
 
 struct MapOptions {

@@ -25,7 +25,7 @@ bool launchedByMpi() {
 }
 
 // A chain's summary as fixed-width integers, so that processes exchange plain arrays.
-constexpr int kFields = 11;
+constexpr int kFields = 13;
 const char* const kStops[] = {"schedule", "lower-bound", "time-limit", "nothing-to-optimize"};
 
 void pack(int index, const SearchResult& r, std::uint64_t* out) {
@@ -44,7 +44,9 @@ void pack(int index, const SearchResult& r, std::uint64_t* out) {
                                          s.tahbByteHops,
                                          s.maxLinkBytes,
                                          s.totalBytes,
-                                         static_cast<std::uint64_t>(s.maxLinkMessages)};
+                                         static_cast<std::uint64_t>(s.maxLinkMessages),
+                                         s.tac3Scale,
+                                         s.sharedPairs};
   std::memcpy(out, fields, sizeof fields);
 }
 
@@ -54,7 +56,15 @@ SearchResult unpack(const std::uint64_t* in) {
   r.accepted = in[2];
   std::memcpy(&r.seconds, &in[3], sizeof r.seconds);
   r.stopped = in[4] < 4 ? kStops[in[4]] : "unknown";
-  r.bestScores = {in[5], in[6], in[7], in[8], in[9], static_cast<int>(in[10])};
+  ExactScores& s = r.bestScores;
+  s.tac3ByteCounts = in[5];
+  s.lowerBoundBytes = in[6];
+  s.tahbByteHops = in[7];
+  s.maxLinkBytes = in[8];
+  s.totalBytes = in[9];
+  s.maxLinkMessages = static_cast<int>(in[10]);
+  s.tac3Scale = in[11];
+  s.sharedPairs = in[12];
   return r;
 }
 #endif
@@ -138,16 +148,24 @@ ChainsResult annealChainsEverywhere(const Problem& problem, const Router& router
   // The winning mapping to rank 0.
   const int owner = winner % gSize;
   const int tasks = initial.tasks();
+  const bool slotted = problem.model.ranksPerNode > 1;  // the best mapping then has slots
   if (owner == gRank) {
     const Mapping& best = local.chains[static_cast<std::size_t>(winner / gSize)].best;
     if (gRank == 0)
       result.chains[winner].best = best;
-    else
+    else {
       MPI_Send(best.nodeOfTask.data(), tasks, MPI_INT, 0, 0, MPI_COMM_WORLD);
+      if (slotted) MPI_Send(best.slotOfTask.data(), tasks, MPI_INT, 0, 1, MPI_COMM_WORLD);
+    }
   } else if (gRank == 0) {
-    result.chains[winner].best.nodeOfTask.resize(tasks);
-    MPI_Recv(result.chains[winner].best.nodeOfTask.data(), tasks, MPI_INT, owner, 0, MPI_COMM_WORLD,
-             MPI_STATUS_IGNORE);
+    Mapping& best = result.chains[winner].best;
+    best.nodeOfTask.resize(tasks);
+    MPI_Recv(best.nodeOfTask.data(), tasks, MPI_INT, owner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (slotted) {
+      best.slotOfTask.resize(tasks);
+      MPI_Recv(best.slotOfTask.data(), tasks, MPI_INT, owner, 1, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+    }
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return gRank == 0 ? result : local;

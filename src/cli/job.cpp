@@ -17,8 +17,9 @@ Trace loadTrace(const TraceInput& input) {
   return readAnyTrace(input.trace, parseTraceFormat(input.format), options);
 }
 
-CcsSet ccsOf(const Trace& trace, const TraceInput& input) {
+CcsSet ccsOf(const Trace& trace, const TraceInput& input, int engines) {
   CcsOptions options;
+  options.engines = engines;
   options.eagerSends = input.eagerSends;
   options.collectives = parseCollectiveAlgorithms(input.collectives);
   return extractCcs(trace, options);
@@ -39,25 +40,45 @@ Box jobBox(const Machine& machine, const BoxInput& input) {
 Job::Job(const BoxInput& boxInput, const TraceInput& traceInput)
     : machine(loadMachine(boxInput.machine)),
       box(jobBox(machine, boxInput)),
+      model(makeModel(machine, boxInput.engines, boxInput.ranksPerNode)),
       trace(loadTrace(traceInput)),
-      sets(ccsOf(trace, traceInput)),
-      problem(makeProblem(sets)),
+      sets(ccsOf(trace, traceInput, model.engines)),
+      problem(makeProblem(sets, model)),
       router(machine, box) {
-  checkTasksFit(sets.tasks, box, trace.source + ":" + std::to_string(trace.ranksLine));
+  checkTasksFit(sets.tasks, box, trace.source + ":" + std::to_string(trace.ranksLine),
+                model.ranksPerNode);
   if (!boxInput.nodes.empty()) nodes = readNodeTable(boxInput.nodes, machine, box);
   if (nodes && static_cast<int>(nodes->nodes.size()) < box.nodeCount) {
     allowed = nodes->nodes;
-    if (sets.tasks > static_cast<int>(allowed.size()))
+    if (sets.tasks > static_cast<long long>(allowed.size()) * model.ranksPerNode)
       failIn(nodes->source, std::to_string(sets.tasks) + " tasks do not fit on its " +
-                                std::to_string(allowed.size()) + " nodes (one task per node)");
+                                std::to_string(allowed.size()) + " nodes (" +
+                                std::to_string(model.ranksPerNode) + " per node)");
   }
 }
 
 Mapping Job::mapping(const std::string& nameOrFile) const {
-  if (allowed.empty()) return resolveMapping(nameOrFile, machine, box, sets.tasks, nodeTable());
+  const int k = model.ranksPerNode;
+  if (allowed.empty())
+    return resolveMapping(nameOrFile, machine, box, sets.tasks, nodeTable(), k);
   const int tasks = sets.tasks;
-  if (nameOrFile == "identity")
-    return Mapping{std::vector<int>(allowed.begin(), allowed.begin() + tasks)};
+  // Within a node table, names place ranks over the table's node slots (node i, slot s is
+  // position i * K + s), blocks of K in table order for identity.
+  const auto fromPositions = [&](const std::vector<int>& positions) {
+    Mapping m;
+    for (int task = 0; task < tasks; ++task) m.nodeOfTask.push_back(allowed[positions[task] / k]);
+    if (k > 1)
+      for (int task = 0; task < tasks; ++task) m.slotOfTask.push_back(positions[task] % k);
+    return m;
+  };
+  std::vector<int> positions(allowed.size() * k);
+  for (std::size_t i = 0; i < positions.size(); ++i) positions[i] = static_cast<int>(i);
+  if (nameOrFile == "identity" || nameOrFile == "block") return fromPositions(positions);
+  if (nameOrFile == "round-robin") {
+    const int used = (tasks + k - 1) / k;
+    for (int task = 0; task < tasks; ++task) positions[task] = (task % used) * k + task / used;
+    return fromPositions(positions);
+  }
   if (nameOrFile == "tofu-default")
     throw InputError("tofu-default needs a box; this job is the node table " + nodes->source);
   if (nameOrFile.rfind("random:", 0) == 0) {  // Fisher-Yates over the table's nodes
@@ -66,12 +87,12 @@ Mapping Job::mapping(const std::string& nameOrFile) const {
     const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), seed);
     if (digits.empty() || error != std::errc() || end != digits.data() + digits.size())
       throw InputError("mapping name '" + nameOrFile + "': expected random:SEED, SEED an integer");
-    std::vector<int> pool = allowed;
+    std::vector<int>& pool = positions;
     Rng rng(seed);
     for (std::size_t i = pool.size() - 1; i > 0; --i) std::swap(pool[i], pool[rng.below(i + 1)]);
-    return Mapping{std::vector<int>(pool.begin(), pool.begin() + tasks)};
+    return fromPositions(pool);
   }
-  const Mapping m = resolveMapping(nameOrFile, machine, box, tasks, nodeTable());
+  const Mapping m = resolveMapping(nameOrFile, machine, box, tasks, nodeTable(), k);
   for (int task = 0; task < tasks; ++task)
     if (nodes->position[m.nodeOfTask[task]] < 0)
       failIn(nameOrFile,

@@ -7,6 +7,7 @@
 #include "tac3map/ccs.hpp"
 #include "tac3map/machine.hpp"
 #include "tac3map/mapping.hpp"
+#include "tac3map/model.hpp"
 #include "tac3map/objective.hpp"
 #include "tac3map/rankmap.hpp"
 #include "tac3map/routing.hpp"
@@ -15,11 +16,12 @@
 namespace tac3map::cli {
 
 Trace loadTrace(const TraceInput& input);
-CcsSet ccsOf(const Trace& trace, const TraceInput& input);
+CcsSet ccsOf(const Trace& trace, const TraceInput& input, int engines = 1);
 
 struct Job {
   Machine machine;
   Box box;
+  Model model;  // engines and ranks per node (model.hpp)
   Trace trace;
   CcsSet sets;
   Problem problem;
@@ -37,6 +39,7 @@ struct Job {
   // its nodes, and a file must use only them.
   Mapping mapping(const std::string& nameOrFile) const;
 
+  int ranksPerNode() const { return model.ranksPerNode; }
   Scores score(const Mapping& mapping) const {
     return evaluate(problem, router, mapping, machine.linkBandwidth);
   }

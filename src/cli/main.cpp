@@ -42,6 +42,15 @@ void addBoxOptions(CLI::App& app, BoxInput& box) {
   app.add_option("--nodes", box.nodes,
                  "node table: the job's nodes with host names / logical coordinates "
                  "(for host-based rank maps)");
+  app.add_option("--ranks-per-node", box.ranksPerNode,
+                 "MPI ranks per node (K): each node has K slots; ranks of one node share its "
+                 "injection engines and talk without the network")
+      ->check(CLI::Range(1, 4096))
+      ->capture_default_str();
+  app.add_option("--engines", box.engines,
+                 "injection engines per node (default: the machine file's \"injection\", else 1); "
+                 "1 = the paper's model")
+      ->check(CLI::Range(1, 64));
 }
 
 }  // namespace

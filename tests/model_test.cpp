@@ -1,0 +1,318 @@
+// The contention model (model.hpp): injection engines, several ranks per node. The reference
+// evaluator against a plain formula in seconds written here from the definition, and every
+// incremental engine against the reference after thousands of random moves, exactly.
+#include "tac3map/model.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "tac3map/annealer.hpp"
+#include "tac3map/ccs.hpp"
+#include "tac3map/error.hpp"
+#include "tac3map/incremental.hpp"
+#include "tac3map/incremental_compact.hpp"
+#include "tac3map/random.hpp"
+#include "tac3map/trace.hpp"
+#include "test_support.hpp"
+
+namespace tac3map {
+namespace {
+
+Machine withEngines(Machine m, int engines, double injectionBandwidth) {
+  m.injectionEngines = engines;
+  m.injectionBandwidth = injectionBandwidth;
+  return m;
+}
+
+// Random CCSs in which a task may send and receive several messages (as a level does with
+// several engines), sizes from a small set.
+Problem randomProblem(int tasks, int ccsCount, Rng& rng, const Model& model) {
+  CcsSet sets;
+  sets.tasks = tasks;
+  const std::uint64_t sizes[] = {1024, 4096, 65536, 65536};
+  for (int t = 0; t < ccsCount; ++t) {
+    std::vector<Communication> set;
+    const int messages = tasks + static_cast<int>(rng.below(tasks));
+    const bool oneSize = t % 2 == 0;
+    for (int i = 0; i < messages; ++i) {
+      const int src = static_cast<int>(rng.below(tasks));
+      int dst = static_cast<int>(rng.below(tasks - 1));
+      if (dst >= src) ++dst;
+      set.push_back({src, dst, oneSize ? 65536 : sizes[rng.below(4)]});
+    }
+    sets.sets.push_back(set);
+  }
+  return makeProblem(sets, model);
+}
+
+// The model's tac3 in seconds, straight from its definition (model.hpp), in doubles: per CCS
+// the largest of link load x largest message / B and node load x largest message / (E B_inj).
+double plainTac3Seconds(const Problem& p, const Router& r, const Mapping& m, const Model& model) {
+  double total = 0;
+  for (int t = 0; t < p.ccsCount; ++t) {
+    std::map<LinkId, std::pair<int, std::uint64_t>> links;   // messages, largest
+    std::map<int, std::pair<int, std::uint64_t>> out, in;    // per node
+    for (std::size_t c = 0; c < p.communicationCount(); ++c) {
+      if (p.ccs[c] != t) continue;
+      const int a = m.nodeOfTask[p.src[c]], b = m.nodeOfTask[p.dst[c]];
+      if (a == b) continue;  // inside a node: no link, no engine
+      for (LinkId l : r.route(a, b)) {
+        ++links[l].first;
+        links[l].second = std::max(links[l].second, p.bytes[c]);
+      }
+      ++out[a].first;
+      out[a].second = std::max(out[a].second, p.bytes[c]);
+      ++in[b].first;
+      in[b].second = std::max(in[b].second, p.bytes[c]);
+    }
+    double cost = 0;
+    for (const auto& [l, e] : links)
+      cost = std::max(cost, e.first * static_cast<double>(e.second) / model.linkBandwidth);
+    if (model.engines > 1 || model.ranksPerNode > 1 ||
+        model.engines * model.injectionBandwidth < model.linkBandwidth)
+      for (const auto* side : {&out, &in})
+        for (const auto& [node, e] : *side)
+          cost = std::max(cost, e.first * static_cast<double>(e.second) /
+                                    (model.engines * model.injectionBandwidth));
+    total += cost;
+  }
+  return total;
+}
+
+TEST(Model, OneEngineOneRankPerNodeIsThePapersModel) {
+  const Machine fx10 = testing::fx10();
+  const Model model = makeModel(fx10);
+  EXPECT_FALSE(model.nodeLinks());
+  EXPECT_TRUE(model.isPaperSetting());
+  EXPECT_EQ(model.linkWeight, 1u);
+  // Engines faster than links do not change that either.
+  EXPECT_FALSE(makeModel(withEngines(fx10, 1, 2 * fx10.linkBandwidth)).nodeLinks());
+  EXPECT_TRUE(makeModel(fx10, 4).nodeLinks());
+  EXPECT_TRUE(makeModel(fx10, 1, 2).nodeLinks());
+}
+
+TEST(Model, WeightsAreTheRatioOfEngineToLinkBandwidth) {
+  const Machine fx10 = testing::fx10();
+  const Model four = makeModel(fx10, 4);
+  EXPECT_EQ(four.linkWeight, 4u);
+  EXPECT_EQ(four.nodeWeight, 1u);
+  const Model slow = makeModel(withEngines(fx10, 2, fx10.linkBandwidth * 0.75), 0);
+  EXPECT_EQ(slow.linkWeight * 2, slow.nodeWeight * 3);  // 2 x 0.75 = 3/2
+  EXPECT_THROW(makeModel(fx10, 65), InputError);
+  EXPECT_THROW(makeModel(fx10, 1, 0), InputError);
+}
+
+// The reference evaluator in seconds equals the plain definition, for engines, ranks per node
+// and engine bandwidths that are not whole multiples of the link's.
+TEST(Model, ReferenceEqualsThePlainDefinition) {
+  const Machine fx10 = testing::fx10();
+  const Box box = makeBox(fx10, "2x2x2x2x3x2");
+  const Router router(fx10, box);
+  Rng rng(17);
+  for (int engines : {1, 2, 4, 6})
+    for (int k : {1, 2, 4})
+      for (double ratio : {1.0, 0.75, 1.6}) {
+        const Machine m = withEngines(fx10, engines, fx10.linkBandwidth * ratio);
+        const Model model = makeModel(m, 0, k);
+        const int tasks = 40 * k;
+        const Problem p = randomProblem(tasks, 4, rng, model);
+        for (int draw = 0; draw < 5; ++draw) {
+          const Mapping mapping = randomMapping(tasks, box, rng.below(1u << 30), k);
+          const Scores s = evaluate(p, router, mapping, m.linkBandwidth);
+          const double plain = plainTac3Seconds(p, router, mapping, model);
+          EXPECT_NEAR(s.tac3, plain, 1e-12 * plain)
+              << "engines " << engines << " K " << k << " ratio " << ratio;
+          EXPECT_LE(s.tac3LowerBound, s.tac3 * (1 + 1e-12));
+        }
+      }
+}
+
+// A node that sends six messages at once to its six torus neighbours: one engine sends them
+// one after the other (6 M / B), four engines in 6 M / (4 B) when every link carries one.
+TEST(Model, SixNeighboursOnFourEngines) {
+  const Machine torus = testing::simpleMachine({3, 3, 3}, {true, true, true});
+  const Box box = makeBox(torus, "3x3x3");
+  const Router router(torus, box);
+  CcsSet sets;
+  sets.tasks = 27;
+  const int centre = box.nodeAt({1, 1, 1});
+  sets.sets.emplace_back();
+  for (const std::vector<int>& c : std::vector<std::vector<int>>{
+           {0, 1, 1}, {2, 1, 1}, {1, 0, 1}, {1, 2, 1}, {1, 1, 0}, {1, 1, 2}})
+    sets.sets[0].push_back({centre, box.nodeAt(c), 1000});
+  const Mapping identity = identityMapping(27, box);
+  const double b = torus.linkBandwidth;
+  const Machine four = withEngines(torus, 4, b);
+  EXPECT_DOUBLE_EQ(evaluate(makeProblem(sets, makeModel(four)), router, identity, b).tac3,
+                   6 * 1000 / (4 * b));
+  // One engine: the paper's model, which charges links only (its CCS split never puts two
+  // messages of one sender in a set: they become six sets, 6 M / B in all).
+  EXPECT_DOUBLE_EQ(evaluate(makeProblem(sets, makeModel(four, 1)), router, identity, b).tac3,
+                   1000 / b);
+  // Two ranks per node, the centre's partners in its own node: that message is free.
+  Mapping paired = identityMapping(27, box);
+  paired.slotOfTask.assign(27, 0);
+  paired.nodeOfTask[box.nodeAt({0, 1, 1})] = centre;
+  paired.slotOfTask[box.nodeAt({0, 1, 1})] = 1;
+  const Problem p = makeProblem(sets, makeModel(four, 0, 2));
+  EXPECT_DOUBLE_EQ(evaluate(p, router, paired, b).tac3, 5 * 1000 / (4 * b));
+  EXPECT_EQ(evaluate(p, router, paired, b).tac3LowerBound, 0.0);
+}
+
+// CCS extraction: with several engines a level is one set; with one, the paper's split.
+TEST(Model, SeveralEnginesKeepALevelInOneSet) {
+  std::istringstream in(
+      "tac3map-trace 1\nranks 3\n"
+      "0 isend 1 100 0 a\n0 isend 2 100 0 b\n0 waitall\n"
+      "1 irecv 0 100 0 a\n1 waitall\n"
+      "2 irecv 0 100 0 b\n2 waitall\n");
+  const Trace trace = parseTrace(in, "three");
+  CcsOptions one, four;
+  four.engines = 4;
+  EXPECT_EQ(extractCcs(trace, one).sets.size(), 2u);
+  ASSERT_EQ(extractCcs(trace, four).sets.size(), 1u);
+  EXPECT_EQ(extractCcs(trace, four).sets[0].size(), 2u);
+}
+
+// Mapping after moving `task` to `position` (node * K + slot), swapping with its holder.
+Mapping moved(const Placement& placement, int task, int position) {
+  Mapping after = placement.mapping();
+  const int k = placement.slotsPerNode();
+  const int other = placement.taskAt(position);
+  const int from = placement.positionOf(task);
+  after.nodeOfTask[task] = position / k;
+  if (k > 1) after.slotOfTask[task] = position % k;
+  if (other >= 0 && other != task) {
+    after.nodeOfTask[other] = from / k;
+    if (k > 1) after.slotOfTask[other] = from % k;
+  }
+  return after;
+}
+
+// Random proposals, committed or discarded at random, checked against the reference.
+template <class Engine, class Check>
+int randomMoves(const Machine& machine, const std::string& shape, const Model& model,
+                 int tasks, Check check) {
+  const Box box = makeBox(machine, shape);
+  const Router router(machine, box);
+  Rng rng(tasks * 7 + model.engines * 3 + model.ranksPerNode);
+  const Problem problem = randomProblem(tasks, 4, rng, model);
+  Engine engine(problem, router, randomMapping(tasks, box, 5, model.ranksPerNode));
+  const int positions = box.nodeCount * model.ranksPerNode;
+  int rejected = 0;
+  for (int move = 0; move < 600; ++move) {
+    const int task = static_cast<int>(rng.below(tasks));
+    const int position = static_cast<int>(rng.below(positions));
+    const double limit = rng.below(2) ? 1e308 : static_cast<double>(rng.below(1 << 22));
+    const auto valueBefore = engine.value();
+    const Mapping after = moved(engine.placement(), task, position);
+    const Mapping before = engine.placement().mapping();
+    const bool kept = engine.propose(task, position, [&] { return limit; });
+    rejected += !kept;
+    const ExactScores ref = evaluateExact(problem, router, kept ? after : before);
+    if (!kept) {
+      const ExactScores refAfter = evaluateExact(problem, router, after);
+      EXPECT_GE(static_cast<double>(objectiveValue(refAfter, ObjectiveKind::Tac3) - valueBefore),
+                limit);
+      EXPECT_EQ(engine.placement().mapping().nodeOfTask, before.nodeOfTask);
+    } else {
+      check(engine.proposedValue(), engine.proposedSecondary(), ref);
+    }
+    if (kept && rng.below(3) != 0) {
+      engine.commit();
+      EXPECT_EQ(engine.placement().mapping().nodeOfTask, after.nodeOfTask);
+      EXPECT_EQ(engine.placement().mapping().slotOfTask, after.slotOfTask);
+    } else if (kept) {
+      engine.discard();
+    }
+    check(engine.value(), engine.secondary(),
+          evaluateExact(problem, router, engine.placement().mapping()));
+    if (::testing::Test::HasFailure()) return rejected;
+  }
+  return rejected;
+}
+
+struct ModelCase {
+  int engines, k;
+  double ratio;
+};
+
+const ModelCase kCases[] = {{4, 1, 1.0}, {6, 1, 1.0}, {1, 2, 1.0}, {4, 2, 1.0},
+                            {4, 4, 1.0}, {2, 2, 0.75}, {1, 1, 0.5}, {6, 4, 1.6}};
+
+TEST(Model, Tac3EngineEqualsReferenceAfterEveryMove) {
+  const Machine fx10 = testing::fx10();
+  int rejected = 0;  // early rejections, each checked above; they must happen
+  for (const ModelCase& c : kCases)
+    for (const char* shape : {"2x2x2x2x3x2", "1x2x4x2x3x2"}) {
+      SCOPED_TRACE(std::string(shape) + " engines " + std::to_string(c.engines) + " K " +
+                   std::to_string(c.k) + " ratio " + std::to_string(c.ratio));
+      const Machine m = withEngines(fx10, c.engines, fx10.linkBandwidth * c.ratio);
+      const Model model = makeModel(m, 0, c.k);
+      rejected += randomMoves<Tac3Objective>(m, shape, model, 60 * c.k,
+                                 [](std::uint64_t value, std::uint64_t secondary,
+                                    const ExactScores& ref) {
+                                   ASSERT_EQ(value, ref.tac3ByteCounts);
+                                   ASSERT_EQ(secondary, ref.sharedPairs);
+                                 });
+    }
+  EXPECT_GT(rejected, 100);
+}
+
+TEST(Model, TahbAndRmattEnginesEqualReferenceWithSeveralRanksPerNode) {
+  const Machine fx10 = testing::fx10();
+  for (int k : {2, 4}) {
+    const Model model = makeModel(fx10, 4, k);
+    randomMoves<TahbObjective>(
+        fx10, "2x2x2x2x3x2", model, 70 * k,
+        [](std::uint64_t value, std::uint64_t, const ExactScores& ref) {
+          ASSERT_EQ(value, ref.tahbByteHops);
+        });
+    randomMoves<RmattObjective>(
+        fx10, "2x2x2x2x3x2", model, 70 * k,
+        [](unsigned __int128 value, std::uint64_t, const ExactScores& ref) {
+          ASSERT_TRUE(value == static_cast<unsigned __int128>(ref.tahbByteHops) * ref.maxLinkBytes);
+        });
+  }
+}
+
+TEST(Model, CompactEngineOnlyInThePapersSetting) {
+  const Machine fx10 = testing::fx10();
+  const Box box = makeBox(fx10, "2x2x2x2x3x2");
+  const Router router(fx10, box);
+  CcsSet sets;
+  sets.tasks = 4;
+  sets.sets.push_back({{0, 1, 64}, {2, 3, 64}});
+  EXPECT_TRUE(CompactTac3Objective::fits(makeProblem(sets, makeModel(fx10)), router));
+  EXPECT_FALSE(CompactTac3Objective::fits(makeProblem(sets, makeModel(fx10, 4)), router));
+  EXPECT_FALSE(CompactTac3Objective::fits(makeProblem(sets, makeModel(fx10, 1, 2)), router));
+}
+
+// The annealer with several ranks per node: a valid mapping (distinct slots, at most K per
+// node), never worse than its start, the same for the same seed.
+TEST(Model, AnnealerPlacesRanksInSlots) {
+  const Machine fx10 = testing::fx10();
+  const Box box = makeBox(fx10, "2x2x2x2x3x2");
+  const Router router(fx10, box);
+  for (int k : {2, 4}) {
+    const Model model = makeModel(fx10, 4, k);
+    Rng rng(3 + k);
+    const Problem p = randomProblem(96 * k / 2, 4, rng, model);
+    Schedule s;
+    s.trialsPerTemperature = 300;
+    s.tEnd = 1e-3;
+    const Mapping block = identityMapping(p.tasks, box, k);
+    const SearchResult a = anneal(p, router, ObjectiveKind::Tac3, block, s, 9);
+    const SearchResult b = anneal(p, router, ObjectiveKind::Tac3, block, s, 9);
+    checkMapping(a.best, box, "result", k);
+    EXPECT_EQ(a.best.nodeOfTask, b.best.nodeOfTask);
+    EXPECT_EQ(a.best.slotOfTask, b.best.slotOfTask);
+    const ExactScores start = evaluateExact(p, router, block);
+    EXPECT_EQ(a.bestScores.tac3ByteCounts, evaluateExact(p, router, a.best).tac3ByteCounts);
+    EXPECT_LT(a.bestScores.tac3ByteCounts, start.tac3ByteCounts);
+  }
+}
+
+}  // namespace
+}  // namespace tac3map
