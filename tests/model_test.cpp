@@ -82,13 +82,14 @@ double plainTac3Seconds(const Problem& p, const Router& r, const Mapping& m, con
 
 TEST(Model, OneEngineOneRankPerNodeIsThePapersModel) {
   const Machine fx10 = testing::fx10();
-  const Model model = makeModel(fx10);
+  const Model model = makeModel(fx10, 1);
   EXPECT_FALSE(model.nodeLinks());
   EXPECT_TRUE(model.isPaperSetting());
   EXPECT_EQ(model.linkWeight, 1u);
   // Engines faster than links do not change that either.
   EXPECT_FALSE(makeModel(withEngines(fx10, 1, 2 * fx10.linkBandwidth)).nodeLinks());
   EXPECT_TRUE(makeModel(fx10, 4).nodeLinks());
+  EXPECT_EQ(makeModel(fx10).engines, 4);  // the shipped FX10 file: four TNIs per node
   EXPECT_TRUE(makeModel(fx10, 1, 2).nodeLinks());
 }
 
@@ -284,7 +285,7 @@ TEST(Model, CompactEngineOnlyInThePapersSetting) {
   CcsSet sets;
   sets.tasks = 4;
   sets.sets.push_back({{0, 1, 64}, {2, 3, 64}});
-  EXPECT_TRUE(CompactTac3Objective::fits(makeProblem(sets, makeModel(fx10)), router));
+  EXPECT_TRUE(CompactTac3Objective::fits(makeProblem(sets, makeModel(fx10, 1)), router));
   EXPECT_FALSE(CompactTac3Objective::fits(makeProblem(sets, makeModel(fx10, 4)), router));
   EXPECT_FALSE(CompactTac3Objective::fits(makeProblem(sets, makeModel(fx10, 1, 2)), router));
 }
