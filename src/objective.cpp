@@ -4,6 +4,7 @@
 #include <map>
 
 #include "tac3map/error.hpp"
+#include "tac3map/link_loads.hpp"
 
 namespace tac3map {
 
@@ -64,39 +65,21 @@ Problem makeProblem(const CcsSet& sets, const Model& model) {
 ExactScores evaluateExact(const Problem& problem, const Router& router, const Mapping& mapping) {
   ExactScores s;
   s.tac3Scale = problem.model.linkWeight;
-  const ModelLinks links(router, problem.model);
-  const std::size_t n = problem.communicationCount();
-  // Per CCS and link: weighted load, messages and the largest message on it.
-  struct Load {
-    std::uint64_t weighted = 0, messages = 0, largest = 0, weight = 0;
-  };
-  std::vector<std::map<LinkId, Load>> load(problem.ccsCount);
+  const LinkLoads loads(problem, router, mapping);
   std::map<LinkId, std::uint64_t> linkBytes;
-  for (std::size_t c = 0; c < n; ++c) {
-    const int p = mapping.nodeOfTask[problem.src[c]], q = mapping.nodeOfTask[problem.dst[c]];
-    int hops = 0;
-    links.forEachLink(p, q, [&](LinkId l, std::uint32_t w) {
-      Load& entry = load[problem.ccs[c]][l];
-      entry.weighted += w;
-      entry.weight = w;
-      ++entry.messages;
-      entry.largest = std::max(entry.largest, problem.bytes[c]);
-      if (!links.isNetwork(l)) return;
-      linkBytes[l] += problem.bytes[c];
-      ++hops;
-    });
-    s.tahbByteHops += problem.bytes[c] * static_cast<std::uint64_t>(hops);
+  for (std::size_t c = 0; c < problem.communicationCount(); ++c) {
+    for (LinkId l : loads.links(c))
+      if (loads.isNetwork(l)) linkBytes[l] += problem.bytes[c];
+    s.tahbByteHops += problem.bytes[c] * static_cast<std::uint64_t>(loads.hops(c));
     s.totalBytes += problem.bytes[c];
   }
   for (int t = 0; t < problem.ccsCount; ++t) {
-    std::uint64_t worst = 0;
-    for (const auto& [link, entry] : load[t]) {
-      worst = std::max(worst, entry.weighted * entry.largest);
-      s.sharedPairs += entry.weight * entry.weight * (entry.messages * (entry.messages - 1) / 2);
-      if (links.isNetwork(link))
-        s.maxLinkMessages = std::max(s.maxLinkMessages, static_cast<int>(entry.messages));
+    s.tac3ByteCounts += loads.cost(t);
+    for (const auto& [link, load] : loads.ofCcs(t)) {
+      s.sharedPairs += std::uint64_t{load.weight} * load.weight * (load.messages * (load.messages - 1) / 2);
+      if (loads.isNetwork(link))
+        s.maxLinkMessages = std::max(s.maxLinkMessages, static_cast<int>(load.messages));
     }
-    s.tac3ByteCounts += worst;
   }
   s.lowerBoundBytes = tac3LowerBoundBytes(problem);
   for (const auto& [link, bytes] : linkBytes) s.maxLinkBytes = std::max(s.maxLinkBytes, bytes);

@@ -4,30 +4,25 @@
 #include <map>
 
 #include "tac3map/ccs.hpp"
+#include "tac3map/link_loads.hpp"
 
 namespace tac3map {
 namespace {
 
-// Messages of each CCS on each link, and each communication's route.
-struct Loads {
-  std::vector<std::map<LinkId, int>> perCcs;
-  std::vector<std::vector<LinkId>> routes;
-};
-
-Loads loadsOf(const Problem& problem, const Router& router, const Mapping& mapping) {
-  Loads loads;
-  loads.perCcs.resize(problem.ccsCount);
-  for (std::size_t c = 0; c < problem.communicationCount(); ++c) {
-    loads.routes.push_back(
-        router.route(mapping.nodeOfTask[problem.src[c]], mapping.nodeOfTask[problem.dst[c]]));
-    for (LinkId l : loads.routes.back()) ++loads.perCcs[problem.ccs[c]][l];
-  }
-  return loads;
+double messageSeconds(const PredictModel& model, std::uint64_t bytes, double contention,
+                      int hops) {
+  return model.message.seconds(contention * static_cast<double>(bytes)) +
+         std::max(0, hops - 1) * model.hopLatency;
 }
 
-double messageSeconds(const PredictModel& model, std::uint64_t bytes, int contention, int hops) {
-  return model.message.seconds(static_cast<double>(contention) * static_cast<double>(bytes)) +
-         std::max(0, hops - 1) * model.hopLatency;
+// Communication c alone on its links (contention = its own loads).
+double communicationSeconds(const PredictModel& model, const LinkLoads& loads,
+                            const Problem& problem, std::size_t c, double contention) {
+  if (loads.insideNode(c))
+    return model.intraNodeBandwidth > 0
+               ? static_cast<double>(problem.bytes[c]) / model.intraNodeBandwidth
+               : 0.0;
+  return messageSeconds(model, problem.bytes[c], contention, loads.hops(c));
 }
 
 }  // namespace
@@ -47,17 +42,15 @@ double localWorkSeconds(const Trace& trace, const TimeModel& copy) {
 
 Prediction predict(const Problem& problem, const Router& router, const Mapping& mapping,
                    const PredictModel& model, double localWork) {
-  const Loads loads = loadsOf(problem, router, mapping);
+  const LinkLoads loads(problem, router, mapping);
   Prediction p;
   p.ccs.resize(problem.ccsCount);
   for (std::size_t c = 0; c < problem.communicationCount(); ++c) {
     const int t = problem.ccs[c];
-    int contention = 0;
-    for (LinkId l : loads.routes[c]) contention = std::max(contention, loads.perCcs[t].at(l));
-    const double seconds = messageSeconds(model, problem.bytes[c], contention,
-                                          static_cast<int>(loads.routes[c].size()));
+    const double contention = loads.contention(c);
+    const double seconds = communicationSeconds(model, loads, problem, c, contention);
     CcsTime& ccs = p.ccs[t];
-    ccs.busiestLink = std::max(ccs.busiestLink, contention);
+    ccs.busiestLink = std::max(ccs.busiestLink, loads.linkMessages(c));
     if (ccs.slowest < 0 || seconds > ccs.seconds) {
       ccs.seconds = seconds;
       ccs.slowest = static_cast<int>(c);
@@ -73,7 +66,8 @@ Prediction predict(const Problem& problem, const Router& router, const Mapping& 
 std::vector<BarrierAdvice> barrierAdvice(const Problem& problem, const Router& router,
                                          const Mapping& mapping, const PredictModel& model,
                                          double barrierSeconds) {
-  const Loads loads = loadsOf(problem, router, mapping);
+  const LinkLoads loads(problem, router, mapping);
+  const double weight = problem.model.linkWeight;
   std::vector<BarrierAdvice> advice;
   for (int t = 0; t + 1 < problem.ccsCount; ++t) {
     BarrierAdvice a;
@@ -82,18 +76,18 @@ std::vector<BarrierAdvice> barrierAdvice(const Problem& problem, const Router& r
     double alone = 0, overlapped = 0;
     for (std::size_t c = 0; c < problem.communicationCount(); ++c) {
       if (problem.ccs[c] != t + 1) continue;
-      int own = 0, both = 0;
-      for (LinkId l : loads.routes[c]) {
-        const int next = loads.perCcs[t + 1].at(l);
-        const auto current = loads.perCcs[t].find(l);
+      std::uint64_t own = 0, both = 0;
+      for (LinkId l : loads.links(c)) {
+        const std::uint64_t next = loads.ofCcs(t + 1).at(l).weighted;
+        const auto current = loads.ofCcs(t).find(l);
         own = std::max(own, next);
-        both = std::max(both, next + (current == loads.perCcs[t].end() ? 0 : current->second));
+        both = std::max(both, next + (current == loads.ofCcs(t).end() ? 0 : current->second.weighted));
       }
-      const int hops = static_cast<int>(loads.routes[c].size());
-      alone = std::max(alone, messageSeconds(model, problem.bytes[c], own, hops));
-      overlapped = std::max(overlapped, messageSeconds(model, problem.bytes[c], both, hops));
-      a.contentionAlone = std::max(a.contentionAlone, own);
-      a.contentionOverlapped = std::max(a.contentionOverlapped, both);
+      alone = std::max(alone, communicationSeconds(model, loads, problem, c, own / weight));
+      overlapped = std::max(overlapped, communicationSeconds(model, loads, problem, c, both / weight));
+      a.contentionAlone = std::max(a.contentionAlone, static_cast<int>((own + weight - 1) / weight));
+      a.contentionOverlapped =
+          std::max(a.contentionOverlapped, static_cast<int>((both + weight - 1) / weight));
     }
     a.penalty = overlapped - alone;
     a.pays = a.penalty > barrierSeconds;
@@ -143,7 +137,8 @@ double predictAlone(const CollectiveCall& call, Algorithm algorithm, int ranks,
   }
   CcsOptions options;
   options.collectives.choice[call.op] = algorithm;
-  const Problem problem = makeProblem(extractCcs(trace, options));
+  options.engines = model.network.engines;
+  const Problem problem = makeProblem(extractCcs(trace, options), model.network);
   return predict(problem, router, mapping, model, 0).communication;
 }
 

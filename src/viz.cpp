@@ -1,3 +1,4 @@
+#include "tac3map/link_loads.hpp"
 #include "tac3map/viz.hpp"
 
 #include <algorithm>
@@ -73,10 +74,12 @@ int product(const Box& box, const std::vector<int>& axes, std::size_t from) {
 
 std::vector<std::map<LinkId, int>> linkLoads(const Problem& problem, const Router& router,
                                              const Mapping& mapping) {
+  // The score's loads (link_loads.hpp), network links only: engines are not drawn.
+  const LinkLoads all(problem, router, mapping);
   std::vector<std::map<LinkId, int>> loads(problem.ccsCount);
-  for (std::size_t c = 0; c < problem.communicationCount(); ++c)
-    router.forEachLink(mapping.nodeOfTask[problem.src[c]], mapping.nodeOfTask[problem.dst[c]],
-                       [&](LinkId l) { ++loads[problem.ccs[c]][l]; });
+  for (int t = 0; t < problem.ccsCount; ++t)
+    for (const auto& [link, load] : all.ofCcs(t))
+      if (all.isNetwork(link)) loads[t][link] = static_cast<int>(load.messages);
   return loads;
 }
 

@@ -78,7 +78,7 @@ Problem sharedLinkProblem() {
 TEST(Predict, CcsTimeIsTheSlowestMessageWithItsContentionAndExtraHops) {
   const Small s;
   const TimeModel model(line(), ModelKind::Piecewise, "t");
-  const PredictModel m{model, model, 1e-7};
+  const PredictModel m{model, model, 1e-7, 0, {}};
   const Problem problem = sharedLinkProblem();
   const Prediction p = predict(problem, s.router, identityMapping(4, s.box), m, 0.5);
   ASSERT_EQ(p.ccs.size(), 2u);
@@ -91,10 +91,36 @@ TEST(Predict, CcsTimeIsTheSlowestMessageWithItsContentionAndExtraHops) {
   EXPECT_DOUBLE_EQ(p.total, p.communication + 0.5);
 }
 
+// The model's engines and ranks per node reach predict as they reach the score: three messages
+// leaving node 0 on two engines cost 1.5 messages' time; a message inside a node takes bytes
+// over the intra-node bandwidth.
+TEST(Predict, EnginesAndRanksPerNodeAsTheScoreSeesThem) {
+  Machine machine = testing::simpleMachine({4, 4}, {true, true});
+  machine.injectionEngines = 2;
+  const Box box = makeBox(machine, "4x4");
+  const Router router(machine, box);
+  const TimeModel model(line(), ModelKind::Piecewise, "t");
+  CcsSet sets;
+  sets.tasks = 16;
+  sets.sets = {{{0, 1, 1000}, {0, 4, 1000}, {0, 3, 1000}}};
+  const Model network = makeModel(machine, 0, 2);
+  const PredictModel m{model, model, 0, 1e8, network};
+  const Problem problem = makeProblem(sets, network);
+  Mapping apart = identityMapping(16, box, 2);  // block: 0 and 1 share node 0
+  const Prediction p = predict(problem, router, apart, m, 0);
+  // 0->1 inside node 0; 0->4 (node 2) and 0->3 (node 1) leave node 0: 2 messages, 2 engines.
+  EXPECT_DOUBLE_EQ(p.ccs[0].seconds, std::max(model.seconds(1000), 1000 / 1e8));
+  Mapping spread = identityMapping(16, box, 1);
+  spread.slotOfTask.assign(16, 0);
+  const Prediction q = predict(problem, router, spread, m, 0);
+  EXPECT_DOUBLE_EQ(q.ccs[0].contention, 1.5);
+  EXPECT_DOUBLE_EQ(q.ccs[0].seconds, model.seconds(1500));
+}
+
 TEST(Predict, BarrierPaysWhenTheNextCcsWouldShareLinksForLongerThanABarrier) {
   const Small s;
   const TimeModel model(line(), ModelKind::Piecewise, "t");
-  const PredictModel m{model, model, 0};
+  const PredictModel m{model, model, 0, 0, {}};
   const Problem problem = sharedLinkProblem();  // 0->1 of CCS 1 overlaps link 0->1 of 0->2
   const Mapping identity = identityMapping(4, s.box);
   const auto cheap = barrierAdvice(problem, s.router, identity, m, 1e-9);
@@ -135,7 +161,7 @@ TEST(Predict, CollectiveAlgorithmsAreComparedAloneAndBySize) {
   EXPECT_EQ(calls[0].members.size(), 16u);
   EXPECT_EQ(calls[1].members, (std::vector<int>{0, 2, 4, 6, 8, 10, 12, 14}));
   const TimeModel model(line(), ModelKind::Piecewise, "t");
-  const PredictModel m{model, model, 1e-7};
+  const PredictModel m{model, model, 1e-7, 0, {}};
   const Mapping mapping = randomMapping(16, box, 5);
   const auto times = compareAlgorithms(calls[0], 16, router, mapping, m);
   ASSERT_EQ(times.size(), 2u);  // recursive doubling (default), ring

@@ -1,6 +1,7 @@
 // Predicted time of one kernel iteration under a mapping (the seed papers' model, the exact
 // definition in docs/predict.md): a communication of M bytes whose busiest route link carries
-// C messages of its CCS takes t(C x M) plus a hop latency per hop beyond the first; a CCS
+// C messages of its CCS (link_loads.hpp: the score's loads, where engines may make C fractional) takes t(C x M) plus a hop latency per hop beyond the first; inside a node it
+// takes M / intra-node bandwidth; a CCS
 // takes as long as its slowest communication; communication time is the sum over CCSs.
 // Local work (compute and copy events of the trace) adds the largest per-rank total.
 #pragma once
@@ -18,9 +19,9 @@ namespace tac3map {
 
 struct CcsTime {
   double seconds = 0;
-  int slowest = -1;     // communication index in the Problem
-  int contention = 0;   // C of the slowest communication
-  int busiestLink = 0;  // largest load of the CCS
+  int slowest = -1;       // communication index in the Problem
+  double contention = 0;  // C of the slowest communication (engines may make it fractional)
+  int busiestLink = 0;    // most messages of the CCS on one network link
 };
 
 struct Prediction {
@@ -34,6 +35,10 @@ struct PredictModel {
   const TimeModel& message;
   const TimeModel& copy;
   double hopLatency = 0;
+  // Bytes/s between two ranks of one node (the machine's intra_node_bandwidth); 0: free.
+  double intraNodeBandwidth = 0;
+  // Engines and ranks per node, for problems predict builds itself (collectives alone).
+  Model network;
 };
 
 // Largest over ranks of the rank's compute seconds plus its copies' modelled times.

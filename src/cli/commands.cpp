@@ -50,7 +50,9 @@ struct ProfileModels {
       : profile(loadProfile(path)),
         message(profile.pingpong, parseModelKind(kind), profile.source + ": pingpong"),
         copy(profile.memcpy, parseModelKind(kind), profile.source + ": memcpy") {}
-  PredictModel with(double hopLatency) const { return {message, copy, hopLatency}; }
+  PredictModel with(const Machine& machine, const Model& network) const {
+    return {message, copy, machine.hopLatency, machine.intraNodeBandwidth, network};
+  }
 };
 
 // Peak resident memory of this process so far (Linux reports kilobytes).
@@ -235,7 +237,7 @@ int runScore(const ScoreOptions& o) {
   std::vector<double> predicted;
   if (!o.profile.empty()) {
     const ProfileModels models(o.profile, o.model);
-    const PredictModel model = models.with(job.machine.hopLatency);
+    const PredictModel model = models.with(job.machine, job.model);
     const double localWork = localWorkSeconds(job.trace, models.copy);
     for (const Mapping& mapping : mappings)
       predicted.push_back(predict(job.problem, job.router, mapping, model, localWork).total);
@@ -249,7 +251,7 @@ int runPredict(const PredictOptionsCli& o) {
   const ProfileModels models(o.profile, o.model);
   const Profile& profile = models.profile;
   const TimeModel& message = models.message;
-  const PredictModel model = models.with(job.machine.hopLatency);
+  const PredictModel model = models.with(job.machine, job.model);
   const Mapping mapping = job.mapping(o.mapping);
   const Prediction p =
       predict(job.problem, job.router, mapping, model, localWorkSeconds(job.trace, models.copy));
@@ -328,13 +330,13 @@ int runPredict(const PredictOptionsCli& o) {
       << " model: latency " << format("%.3g", message.latency()) << " s, "
       << format("%.3g", message.bandwidth() / 1e9) << " GB/s); hop latency "
       << format("%.3g", job.machine.hopLatency) << " s\n";
-  out << "ccs  messages  busiest_link  slowest            bytes       C  time[s]\n";
+  out << "ccs  messages  busiest_link  slowest            bytes       C    time[s]\n";
   std::vector<int> messages(p.ccs.size(), 0);
   for (int t : job.problem.ccs) ++messages[t];
   for (std::size_t t = 0; t < p.ccs.size(); ++t) {
     const CcsTime& c = p.ccs[t];
     char line[160];
-    std::snprintf(line, sizeof line, "%-4zu %-9d %-13d %-18s %-11llu %-2d %.6g\n", t, messages[t],
+    std::snprintf(line, sizeof line, "%-4zu %-9d %-13d %-18s %-11llu %-4.3g %.6g\n", t, messages[t],
                   c.busiestLink, c.slowest < 0 ? "-" : describe(c.slowest).c_str(),
                   static_cast<unsigned long long>(c.slowest < 0 ? 0 : job.problem.bytes[c.slowest]),
                   c.contention, c.seconds);
