@@ -67,16 +67,20 @@ std::string platformXml(const Machine& machine, const Box& box, const Router& ro
                         std::size_t maxRoutes) {
   const int nodes = box.nodeCount;
   const std::size_t routes = static_cast<std::size_t>(nodes) * static_cast<std::size_t>(nodes);
-  if (routes > maxRoutes)
+  if (routes > maxRoutes) {
+    std::size_t largest = 0;  // the most nodes whose routes fit
+    while ((largest + 1) * (largest + 1) <= maxRoutes) ++largest;
     failIn(machine.source, "box " + box.shapeText() + " has " + std::to_string(nodes) +
                                " nodes: a SimGrid platform with Full routing needs " +
-                               std::to_string(routes) + " routes, more than the limit of " +
-                               std::to_string(maxRoutes) + " (" +
-                               std::to_string(kMaxPlatformRoutes) +
-                               " by default: boxes of up to 1024 nodes)");
+                               std::to_string(routes) +
+                               " routes (one per ordered pair of hosts), "
+                               "more than the limit of " +
+                               std::to_string(maxRoutes) + " (boxes of up to " +
+                               std::to_string(largest) + " nodes; docs/validation.md)");
+  }
   if (machine.injectionEngines < 1)
-    failIn(machine.source, "injection engines must be at least 1, not " +
-                               std::to_string(machine.injectionEngines));
+    failIn(machine.source,
+           "injection engines must be at least 1, not " + std::to_string(machine.injectionEngines));
   const double linkBandwidth = machine.linkBandwidth;
   const double engineBandwidth =
       machine.injectionBandwidth > 0 ? machine.injectionBandwidth : linkBandwidth;

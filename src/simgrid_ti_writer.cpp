@@ -43,8 +43,8 @@ std::map<std::int64_t, std::int64_t> smpiTags(const Trace& trace) {
   for (std::int64_t tag : tags) {
     if (renamed.count(tag)) continue;
     if (next > kMax)
-      failIn(trace.source, "too many distinct tags for SMPI (tags are ints 0.." +
-                               std::to_string(kMax) + ")");
+      failIn(trace.source,
+             "too many distinct tags for SMPI (tags are ints 0.." + std::to_string(kMax) + ")");
     renamed[tag] = next++;
   }
   return renamed;

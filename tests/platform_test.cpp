@@ -40,7 +40,8 @@ ParsedPlatform parse(const std::string& xml) {
   const std::regex link(
       "<link id=\"([^\"]+)\" bandwidth=\"([^\"]+)Bps\" latency=\"([^\"]+)s\" "
       "sharing_policy=\"([A-Z]+)\"/>");
-  const std::regex route("<route src=\"([^\"]+)\" dst=\"([^\"]+)\" symmetrical=\"NO\">(.*?)</route>");
+  const std::regex route(
+      "<route src=\"([^\"]+)\" dst=\"([^\"]+)\" symmetrical=\"NO\">(.*?)</route>");
   const std::regex ctn("<link_ctn id=\"([^\"]+)\"/>");
   for (auto it = std::sregex_iterator(xml.begin(), xml.end(), host); it != std::sregex_iterator();
        ++it)
@@ -90,7 +91,8 @@ void checkPlatform(const Machine& m, const std::string& shape, int samples) {
       for (bool plus : {true, false})
         if (router.neighbour(node, axis, plus) >= 0) {
           ++boxLinks;
-          const LinkId id = static_cast<LinkId>(node) * 2 * box.axisCount() + 2 * axis + (plus ? 0 : 1);
+          const LinkId id =
+              static_cast<LinkId>(node) * 2 * box.axisCount() + 2 * axis + (plus ? 0 : 1);
           const auto it = p.links.find(expectedLinkName(m, box, router, id));
           ASSERT_NE(it, p.links.end());
           EXPECT_DOUBLE_EQ(it->second.bandwidth, m.linkBandwidth);

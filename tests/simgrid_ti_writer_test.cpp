@@ -98,10 +98,9 @@ TEST_F(TiWriter, GeneratedStencilsAndCgKeepTheirCcs) {
         o.style = style;
         o.bytes = 262144;
         std::istringstream in(generateStencilTrace(o));
-        expectSameCcs(parseTrace(in, "stencil"), "stencil " + std::to_string(points) +
-                                                     (periodic ? " periodic" : "") +
-                                                     (style == ExchangeStyle::Isend ? " isend"
-                                                                                    : " sendrecv"));
+        expectSameCcs(parseTrace(in, "stencil"),
+                      "stencil " + std::to_string(points) + (periodic ? " periodic" : "") +
+                          (style == ExchangeStyle::Isend ? " isend" : " sendrecv"));
       }
   for (CgVariant variant :
        {CgVariant::Sendrecv, CgVariant::IrecvIsendWaitall, CgVariant::IrecvSendWait})

@@ -18,8 +18,8 @@ namespace {
 // A mapping by name or file for K ranks per node. K = 1: every name and rank-map format
 // (resolveMapping); K > 1: block (identity), round-robin, random:SEED over the node slots, or
 // a coordinates file with slots.
-Mapping platformMapping(const std::string& name, const Machine& machine, const Box& box,
-                        int tasks, int slots) {
+Mapping platformMapping(const std::string& name, const Machine& machine, const Box& box, int tasks,
+                        int slots) {
   if (name == "round-robin") return roundRobinMapping(tasks, box, slots);
   if (slots == 1) return resolveMapping(name, machine, box, tasks);
   if (name == "identity") return identityMapping(tasks, box, slots);
@@ -48,8 +48,7 @@ CLI::App* addPlatformCommand(CLI::App& app, PlatformOptions& o) {
       "examples/cg64-sendrecv.trace cg64.map -o fx10.xml --hostfile cg64.hosts\n  then: "
       "smpirun -platform fx10.xml -hostfile cg64.hosts -np 64 -replay cg64.ti "
       "(docs/validation.md)");
-  cmd->add_option("--machine,-m", o.machine, "machine description (topologies/*.json)")
-      ->required();
+  cmd->add_option("--machine,-m", o.machine, "machine description (topologies/*.json)")->required();
   cmd->add_option("--shape,-s", o.shape, "the job's box, e.g. 2x2x2x2x3x2")->required();
   cmd->add_option("--offset", o.offset, "the box's origin on the machine, e.g. 0,0,0,0,0,0");
   cmd->add_option("--ranks-per-node", o.ranksPerNode, "ranks per node (slots) for the host file")
@@ -59,7 +58,8 @@ CLI::App* addPlatformCommand(CLI::App& app, PlatformOptions& o) {
                   "injection engines per node (default: the machine file's injection.engines)")
       ->check(CLI::Range(1, 64));
   cmd->add_option("--trace,-t", o.trace, "trace (its rank count sizes the host file)");
-  cmd->add_option("--trace-format", o.traceFormat, "trace format: auto | native | simgrid-ti | dumpi")
+  cmd->add_option("--trace-format", o.traceFormat,
+                  "trace format: auto | native | simgrid-ti | dumpi")
       ->check(CLI::IsMember({"auto", "native", "simgrid-ti", "dumpi"}))
       ->capture_default_str();
   cmd->add_option("mapping", o.mapping,
@@ -87,8 +87,7 @@ int runPlatform(const PlatformOptions& o) {
   if (!o.hostfile.empty()) {
     const Trace trace = readAnyTrace(o.trace, parseTraceFormat(o.traceFormat), {});
     ranks = trace.ranks;
-    checkTasksFit(ranks, box, trace.source + ":" + std::to_string(trace.ranksLine),
-                  o.ranksPerNode);
+    checkTasksFit(ranks, box, trace.source + ":" + std::to_string(trace.ranksLine), o.ranksPerNode);
     const Mapping mapping = platformMapping(o.mapping, machine, box, ranks, o.ranksPerNode);
     if (mapping.tasks() != ranks)
       failIn(o.mapping, "places " + std::to_string(mapping.tasks()) + " ranks; the trace has " +
@@ -98,8 +97,8 @@ int runPlatform(const PlatformOptions& o) {
   }
   for (StagedFile& file : outputs) file.commit();
   const std::size_t nodes = static_cast<std::size_t>(box.nodeCount);
-  std::cout << "wrote " << o.output << ": " << nodes << " hosts, " << nodes * nodes
-            << " routes, " << machine.injectionEngines << " injection engine"
+  std::cout << "wrote " << o.output << ": " << nodes << " hosts, " << nodes * nodes << " routes, "
+            << machine.injectionEngines << " injection engine"
             << (machine.injectionEngines == 1 ? "" : "s") << " per node";
   if (!o.hostfile.empty())
     std::cout << "; " << o.hostfile << ": " << ranks << " ranks (" << o.mapping << ", "
