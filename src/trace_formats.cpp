@@ -196,6 +196,19 @@ void readTiLine(const Reader& r, const std::vector<std::string>& words, int rank
     s.live.clear();
     return;
   }
+  if (action == "sendrecv") {  // SMPI's sendRecv: both halves with tag 0
+    need(6, "sendRecv <send_size> <dst> <recv_size> <src> [datatypes]");
+    Event e = r.event(EventKind::Sendrecv);
+    e.peer = r.rank(words[3], ranks, "destination rank");
+    e.peer2 = r.rank(words[5], ranks, "source rank");
+    const long long sent = r.integer(words[2], "a size"), received = r.integer(words[4], "a size");
+    if (sent < 0 || received < 0) r.fail("negative size");
+    const std::uint64_t sendType = words.size() > 6 ? typeSize(words[6]) : 0;
+    const std::uint64_t recvType = words.size() > 7 ? typeSize(words[7]) : 0;
+    e.bytes = static_cast<std::uint64_t>(sent) * (sendType ? sendType : 1);
+    e.bytes2 = static_cast<std::uint64_t>(received) * (recvType ? recvType : 1);
+    return s.events.push_back(e);
+  }
   if (action == "barrier") return s.events.push_back(r.event(EventKind::Barrier));
   if (action == "bcast") {
     need(3, "bcast <size> [root] [datatype]");

@@ -584,5 +584,50 @@ TEST_F(Cli, NodeTableAloneMakesANonContiguousJob) {
       << refused.err;
   EXPECT_FALSE(fs::exists(out("x.map")));
 }
+
+TEST_F(Cli, PlatformWritesXmlAndHostfileForAMapping) {
+  const Outcome r = run("platform " + kFx10 +
+                        " --shape 2x2x2x2x3x2 --trace examples/cg64-sendrecv.trace random:4 -o " +
+                        out("p.xml") + " --hostfile " + out("h.txt"));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("96 hosts, 9216 routes"), std::string::npos) << r.out;
+  const std::string xml = slurp(out("p.xml"));
+  EXPECT_NE(xml.find("<platform version=\"4.1\">"), std::string::npos);
+  // The host file equals the mapping's nodes, read back through score's mapping reader.
+  std::istringstream lines(slurp(out("h.txt")));
+  std::vector<std::string> hosts;
+  for (std::string line; std::getline(lines, line);) hosts.push_back(line);
+  ASSERT_EQ(hosts.size(), 64u);
+  std::set<std::string> distinct(hosts.begin(), hosts.end());
+  EXPECT_EQ(distinct.size(), 64u);
+  for (const std::string& host : hosts)
+    EXPECT_NE(xml.find("<host id=\"" + host + "\""), std::string::npos) << host;
+  // Mistakes are one line naming the problem, and nothing is written.
+  fs::remove(out("p.xml"));
+  fs::remove(out("h.txt"));
+  const std::string box = "platform " + kFx10 + " --shape 2x2x2x2x3x2 ";
+  expectCleanFailure(box + "-o " + out("q.xml") + " --hostfile " + out("q.txt"),
+                     "--hostfile needs --trace");
+  expectCleanFailure(box + "--trace examples/cg64-sendrecv.trace " +
+                         file("bad.map", "# tac3map mapping 1\n0 9 9 9 9 9 9\n") + " -o " +
+                         out("q.xml") + " --hostfile " + out("q.txt"),
+                     "bad.map");
+  expectCleanFailure(
+      "platform --machine topologies/k-computer.json --shape 4x4x8x2x3x2 -o " + out("q.xml"),
+      "k-computer.json: box 4x4x8x2x3x2 has 1536 nodes");
+}
+
+TEST_F(Cli, ConvertToSimgridTiReadsBackAsTheSameCcs) {
+  const Outcome r = run("convert examples/cg64-isend.trace --to simgrid-ti -o " + out("cg.ti"));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(fs::exists(out("cg.ti.rank63")));
+  const Outcome original = run("ccs --trace examples/cg64-isend.trace --json");
+  const Outcome converted = run("ccs --trace " + out("cg.ti") + " --json");
+  ASSERT_EQ(converted.exitCode, 0) << converted.err;
+  EXPECT_EQ(converted.out, original.out);
+  const Outcome bad = run("convert examples/cg64-isend.trace --to dumpi -o " + out("x.ti"));
+  EXPECT_NE(bad.exitCode, 0);
+  EXPECT_FALSE(fs::exists(out("x.ti")));
+}
 }  // namespace
 }  // namespace tac3map

@@ -3,7 +3,9 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "convert_command.hpp"
 #include "distributed.hpp"
+#include "platform_command.hpp"
 #include "sweep.hpp"
 #include "tac3map/error.hpp"
 
@@ -266,6 +268,11 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   randomCmd->add_option("--output,-o", random.output, "trace file (default: standard output)");
 
+  PlatformOptions platform;
+  CLI::App* platformCmd = addPlatformCommand(app, platform);
+  ConvertOptions convert;
+  CLI::App* convertCmd = addConvertCommand(app, convert);
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (mapCmd->parsed()) return runMap(map);
@@ -278,6 +285,8 @@ int main(int argc, char** argv) {
     if (stencilCmd->parsed()) return runGenStencil(stencil);
     if (alltoallCmd->parsed()) return runGenAlltoall(alltoall);
     if (randomCmd->parsed()) return runGenRandom(random);
+    if (platformCmd->parsed()) return runPlatform(platform);
+    if (convertCmd->parsed()) return runConvert(convert);
   } catch (const std::exception& e) {
     // Every MPI process reads the same inputs and fails alike: one message is enough.
     if (MpiSession::rank() == 0) std::cerr << "tac3map: error: " << e.what() << "\n";

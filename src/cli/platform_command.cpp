@@ -1,0 +1,110 @@
+#include "platform_command.hpp"
+
+#include <charconv>
+#include <iostream>
+#include <vector>
+
+#include "tac3map/atomic_file.hpp"
+#include "tac3map/error.hpp"
+#include "tac3map/mapping.hpp"
+#include "tac3map/platform.hpp"
+#include "tac3map/routing.hpp"
+#include "tac3map/tofu_view.hpp"
+#include "tac3map/trace_formats.hpp"
+
+namespace tac3map::cli {
+namespace {
+
+// A mapping by name or file for K ranks per node. K = 1: every name and rank-map format
+// (resolveMapping); K > 1: block (identity), round-robin, random:SEED over the node slots, or
+// a coordinates file with slots.
+Mapping platformMapping(const std::string& name, const Machine& machine, const Box& box, int tasks,
+                        int slots) {
+  if (name == "round-robin") return roundRobinMapping(tasks, box, slots);
+  if (slots == 1) return resolveMapping(name, machine, box, tasks);
+  if (name == "identity") return identityMapping(tasks, box, slots);
+  if (name == "tofu-default")
+    throw InputError("mapping tofu-default places one rank per node; with --ranks-per-node " +
+                     std::to_string(slots) + " use identity, round-robin, random:SEED or a file");
+  const std::string prefix = "random:";
+  if (name.rfind(prefix, 0) == 0) {
+    const std::string digits = name.substr(prefix.size());
+    std::uint64_t seed = 0;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), seed);
+    if (digits.empty() || error != std::errc() || end != digits.data() + digits.size())
+      throw InputError("mapping name '" + name + "': expected random:SEED, SEED an integer");
+    return randomMapping(tasks, box, seed, slots);
+  }
+  return readMapping(name, box, tasks, slots);
+}
+
+}  // namespace
+
+CLI::App* addPlatformCommand(CLI::App& app, PlatformOptions& o) {
+  CLI::App* cmd = app.add_subcommand(
+      "platform",
+      "write the box as a SimGrid platform (and an SMPI host file for a mapping)\n  example: "
+      "tac3map platform --machine topologies/fx10.json --shape 2x2x2x2x3x2 --trace "
+      "examples/cg64-sendrecv.trace cg64.map -o fx10.xml --hostfile cg64.hosts\n  then: "
+      "smpirun -platform fx10.xml -hostfile cg64.hosts -np 64 -replay cg64.ti "
+      "(docs/validation.md)");
+  cmd->add_option("--machine,-m", o.machine, "machine description (topologies/*.json)")->required();
+  cmd->add_option("--shape,-s", o.shape, "the job's box, e.g. 2x2x2x2x3x2")->required();
+  cmd->add_option("--offset", o.offset, "the box's origin on the machine, e.g. 0,0,0,0,0,0");
+  cmd->add_option("--ranks-per-node", o.ranksPerNode, "ranks per node (slots) for the host file")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  cmd->add_option("--engines", o.engines,
+                  "injection engines per node (default: the machine file's injection.engines)")
+      ->check(CLI::Range(1, 64));
+  cmd->add_option("--trace,-t", o.trace, "trace (its rank count sizes the host file)");
+  cmd->add_option("--trace-format", o.traceFormat,
+                  "trace format: auto | native | simgrid-ti | dumpi")
+      ->check(CLI::IsMember({"auto", "native", "simgrid-ti", "dumpi"}))
+      ->capture_default_str();
+  cmd->add_option("mapping", o.mapping,
+                  "mapping for the host file: a file or identity | round-robin | random:SEED | "
+                  "tofu-default")
+      ->capture_default_str();
+  cmd->add_option("--output,-o", o.output, "platform XML to write")->required();
+  cmd->add_option("--hostfile", o.hostfile,
+                  "SMPI host file to write: line r = the host of rank r (needs --trace)");
+  return cmd;
+}
+
+int runPlatform(const PlatformOptions& o) {
+  Machine machine = loadMachine(o.machine);
+  if (o.engines > 0) machine.injectionEngines = o.engines;
+  const Box box = makeBox(machine, o.shape, o.offset);
+  if (o.hostfile.empty() && !o.trace.empty())
+    throw InputError("--trace " + o.trace + " is only used for --hostfile, which is missing");
+  if (!o.hostfile.empty() && o.trace.empty())
+    throw InputError("--hostfile needs --trace (the number of ranks)");
+  std::vector<StagedFile> outputs;
+  const Router router(machine, box);
+  outputs.emplace_back(o.output, platformXml(machine, box, router));
+  int ranks = 0;
+  if (!o.hostfile.empty()) {
+    const Trace trace = readAnyTrace(o.trace, parseTraceFormat(o.traceFormat), {});
+    ranks = trace.ranks;
+    checkTasksFit(ranks, box, trace.source + ":" + std::to_string(trace.ranksLine), o.ranksPerNode);
+    const Mapping mapping = platformMapping(o.mapping, machine, box, ranks, o.ranksPerNode);
+    if (mapping.tasks() != ranks)
+      failIn(o.mapping, "places " + std::to_string(mapping.tasks()) + " ranks; the trace has " +
+                            std::to_string(ranks));
+    checkMapping(mapping, box, o.mapping, o.ranksPerNode);
+    outputs.emplace_back(o.hostfile, smpiHostfile(box, mapping));
+  }
+  for (StagedFile& file : outputs) file.commit();
+  const std::size_t nodes = static_cast<std::size_t>(box.nodeCount);
+  std::cout << "wrote " << o.output << ": " << nodes << " hosts, " << nodes * nodes << " routes, "
+            << machine.injectionEngines << " injection engine"
+            << (machine.injectionEngines == 1 ? "" : "s") << " per node";
+  if (!o.hostfile.empty())
+    std::cout << "; " << o.hostfile << ": " << ranks << " ranks (" << o.mapping << ", "
+              << o.ranksPerNode << " per node)";
+  std::cout << "\n";
+  return 0;
+}
+
+}  // namespace tac3map::cli

@@ -1,0 +1,26 @@
+// tac3map platform: the job's box as a SimGrid platform (platform.hpp) and, for a mapping,
+// the SMPI host file that places each rank on its node, for `smpirun -replay`.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace tac3map::cli {
+
+struct PlatformOptions {
+  std::string machine;
+  std::string shape;
+  std::string offset;
+  int ranksPerNode = 1;
+  int engines = 0;  // 0: the machine file's
+  std::string trace;
+  std::string traceFormat = "auto";
+  std::string mapping = "identity";
+  std::string output;
+  std::string hostfile;
+};
+
+CLI::App* addPlatformCommand(CLI::App& app, PlatformOptions& options);
+int runPlatform(const PlatformOptions& options);
+
+}  // namespace tac3map::cli

@@ -1,0 +1,222 @@
+// The SimGrid platform must route exactly as tac3map does: the XML is parsed back and every
+// route checked against Router::route, with the engine, ejection and loopback links around
+// it; the SMPI host file must put each rank on its mapped node.
+#include "tac3map/platform.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "tac3map/error.hpp"
+#include "tac3map/random.hpp"
+#include "test_support.hpp"
+
+namespace tac3map {
+namespace {
+
+using testing::fx10;
+
+struct ParsedLink {
+  double bandwidth = 0, latency = 0;
+  std::string sharing;
+};
+
+struct ParsedPlatform {
+  std::vector<std::string> hosts;
+  std::map<std::string, ParsedLink> links;
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> routes;
+  std::string text;
+};
+
+// A small reader for the elements platformXml writes: it finds them wherever they are and
+// does not rely on the writer's line layout beyond one element per match.
+ParsedPlatform parse(const std::string& xml) {
+  ParsedPlatform p;
+  p.text = xml;
+  const std::regex host("<host id=\"([^\"]+)\"");
+  const std::regex link(
+      "<link id=\"([^\"]+)\" bandwidth=\"([^\"]+)Bps\" latency=\"([^\"]+)s\" "
+      "sharing_policy=\"([A-Z]+)\"/>");
+  const std::regex route(
+      "<route src=\"([^\"]+)\" dst=\"([^\"]+)\" symmetrical=\"NO\">(.*?)</route>");
+  const std::regex ctn("<link_ctn id=\"([^\"]+)\"/>");
+  for (auto it = std::sregex_iterator(xml.begin(), xml.end(), host); it != std::sregex_iterator();
+       ++it)
+    p.hosts.push_back((*it)[1]);
+  for (auto it = std::sregex_iterator(xml.begin(), xml.end(), link); it != std::sregex_iterator();
+       ++it) {
+    EXPECT_EQ(p.links.count((*it)[1]), 0u) << "link declared twice: " << (*it)[1];
+    p.links[(*it)[1]] = {std::stod((*it)[2]), std::stod((*it)[3]), (*it)[4]};
+  }
+  std::istringstream lines(xml);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (!std::regex_search(line, m, route)) continue;
+    const std::string body = m[3];
+    std::vector<std::string> ids;
+    for (auto it = std::sregex_iterator(body.begin(), body.end(), ctn);
+         it != std::sregex_iterator(); ++it)
+      ids.push_back((*it)[1]);
+    const auto key = std::make_pair(std::string(m[1]), std::string(m[2]));
+    EXPECT_EQ(p.routes.count(key), 0u) << "route declared twice";
+    p.routes[key] = ids;
+  }
+  return p;
+}
+
+// The name the platform should give a network link: its source host, axis and direction.
+std::string expectedLinkName(const Machine& m, const Box& box, const Router& r, LinkId link) {
+  return platformHostName(box, r.linkSource(link)) + ":" + m.axes[r.linkAxis(link)].name +
+         (r.linkIsPlus(link) ? "+" : "-");
+}
+
+void checkPlatform(const Machine& m, const std::string& shape, int samples) {
+  const Box box = makeBox(m, shape);
+  const Router router(m, box);
+  const ParsedPlatform p = parse(platformXml(m, box, router));
+  const int n = box.nodeCount;
+  ASSERT_EQ(static_cast<int>(p.hosts.size()), n);
+  std::set<std::string> distinct(p.hosts.begin(), p.hosts.end());
+  EXPECT_EQ(static_cast<int>(distinct.size()), n) << "host names must be distinct";
+  for (int node = 0; node < n; ++node) EXPECT_TRUE(distinct.count(platformHostName(box, node)));
+  ASSERT_EQ(p.routes.size(), static_cast<std::size_t>(n) * n);
+
+  // Every directed link of the box, and only those, is a network link.
+  int boxLinks = 0;
+  for (int node = 0; node < n; ++node)
+    for (int axis = 0; axis < box.axisCount(); ++axis)
+      for (bool plus : {true, false})
+        if (router.neighbour(node, axis, plus) >= 0) {
+          ++boxLinks;
+          const LinkId id =
+              static_cast<LinkId>(node) * 2 * box.axisCount() + 2 * axis + (plus ? 0 : 1);
+          const auto it = p.links.find(expectedLinkName(m, box, router, id));
+          ASSERT_NE(it, p.links.end());
+          EXPECT_DOUBLE_EQ(it->second.bandwidth, m.linkBandwidth);
+          EXPECT_DOUBLE_EQ(it->second.latency, m.hopLatency);
+          EXPECT_EQ(it->second.sharing, "SHARED");
+        }
+  const bool cap = m.injectionBandwidth < m.linkBandwidth;
+  EXPECT_EQ(static_cast<int>(p.links.size()), boxLinks + 3 * n + (cap ? 1 : 0));
+
+  // Routes: injection, (cap), tac3map's route, ejection; a node to itself: its loopback.
+  Rng rng(7);
+  for (int s = 0; s < samples; ++s) {
+    const int a = static_cast<int>(rng.below(n)), b = static_cast<int>(rng.below(n));
+    const std::string src = platformHostName(box, a), dst = platformHostName(box, b);
+    const auto it = p.routes.find({src, dst});
+    ASSERT_NE(it, p.routes.end()) << src << " -> " << dst;
+    std::vector<std::string> expected;
+    if (a == b) {
+      expected = {src + ":loop"};
+    } else {
+      expected.push_back(src + ":inj");
+      if (cap) expected.push_back("engine-cap");
+      for (LinkId link : router.route(a, b))
+        expected.push_back(expectedLinkName(m, box, router, link));
+      expected.push_back(dst + ":ej");
+    }
+    EXPECT_EQ(it->second, expected) << src << " -> " << dst;
+  }
+  for (const auto& [pair, ids] : p.routes)
+    for (const std::string& id : ids) ASSERT_TRUE(p.links.count(id)) << "undeclared link " << id;
+}
+
+TEST(Platform, RoutesAreTac3mapRoutesOnFx10Boxes) {
+  const Machine m = fx10();
+  checkPlatform(m, "2x2x2x2x3x2", 2000);
+  checkPlatform(m, "1x2x4x2x3x2", 2000);
+  checkPlatform(m, "4x2x1x2x3x2", 2000);
+}
+
+TEST(Platform, RoutesOnTorusAndMeshAxesOfOtherShapes) {
+  checkPlatform(testing::simpleMachine({5, 4, 3}, {true, false, true}), "5x4x3", 3000);
+  checkPlatform(testing::simpleMachine({2, 6}, {true, true}), "2x6", 500);
+}
+
+TEST(Platform, EnginesShareOneInjectionAndOneEjectionLinkPerNode) {
+  Machine m = fx10();
+  m.injectionEngines = 4;
+  m.injectionBandwidth = m.linkBandwidth / 2;  // slower than a link: each message capped
+  m.intraNodeBandwidth = 3e10;
+  const Box box = makeBox(m, "2x2x2x2x3x2");
+  const ParsedPlatform p = parse(platformXml(m, box, Router(m, box)));
+  for (int node = 0; node < box.nodeCount; ++node) {
+    const std::string host = platformHostName(box, node);
+    for (const char* end : {":inj", ":ej"}) {
+      const ParsedLink& link = p.links.at(host + end);
+      EXPECT_DOUBLE_EQ(link.bandwidth, 4 * m.injectionBandwidth);
+      EXPECT_EQ(link.sharing, "SHARED");
+    }
+    EXPECT_DOUBLE_EQ(p.links.at(host + ":loop").bandwidth, 3e10);
+  }
+  const ParsedLink& cap = p.links.at("engine-cap");
+  EXPECT_DOUBLE_EQ(cap.bandwidth, m.injectionBandwidth);
+  EXPECT_EQ(cap.sharing, "FATPIPE");
+  checkPlatform(m, "1x2x4x2x3x2", 500);
+
+  // Engines at least as fast as a link: no cap; no intra-node bandwidth: the fast loopback.
+  m.injectionBandwidth = m.linkBandwidth;
+  m.intraNodeBandwidth = 0;
+  const ParsedPlatform q = parse(platformXml(m, box, Router(m, box)));
+  EXPECT_EQ(q.links.count("engine-cap"), 0u);
+  EXPECT_DOUBLE_EQ(q.links.at(platformHostName(box, 5) + ":inj").bandwidth, 4 * m.linkBandwidth);
+  EXPECT_DOUBLE_EQ(q.links.at(platformHostName(box, 5) + ":loop").bandwidth,
+                   kFreeIntraNodeBandwidth);
+  EXPECT_NE(q.text.find("no intra_node_bandwidth"), std::string::npos);
+}
+
+TEST(Platform, HostNamesAreBoxCoordinates) {
+  const Machine m = fx10();
+  const Box box = makeBox(m, "2x2x2x2x3x2");
+  const std::vector<int> c = {1, 0, 1, 0, 2, 1};
+  EXPECT_EQ(platformHostName(box, box.nodeAt(c)), "n1-0-1-0-2-1");
+}
+
+TEST(Platform, RefusesBoxesWithTooManyRoutes) {
+  const Machine m = fx10();
+  const Box box = makeBox(m, "2x2x2x2x3x2");
+  const Router router(m, box);
+  try {
+    platformXml(m, box, router, 96 * 96 - 1);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(m.source), std::string::npos) << message;
+    EXPECT_NE(message.find("9216 routes"), std::string::npos) << message;
+  }
+  EXPECT_NO_THROW(platformXml(m, box, router, 96 * 96));
+}
+
+TEST(Platform, HostfileLinePerRankOnItsNode) {
+  const Machine m = fx10();
+  const Box box = makeBox(m, "2x2x2x2x3x2");
+  for (int slots : {1, 2, 4}) {
+    const int tasks = 64;
+    const Mapping mapping = randomMapping(tasks, box, 11, slots);
+    std::istringstream lines(smpiHostfile(box, mapping));
+    std::vector<std::string> hosts;
+    for (std::string line; std::getline(lines, line);) hosts.push_back(line);
+    ASSERT_EQ(static_cast<int>(hosts.size()), tasks);
+    std::map<std::string, int> perHost;
+    for (int r = 0; r < tasks; ++r) {
+      EXPECT_EQ(hosts[r], platformHostName(box, mapping.nodeOfTask[r]));
+      ++perHost[hosts[r]];
+    }
+    for (const auto& [host, count] : perHost) EXPECT_LE(count, slots) << host;
+  }
+  // Block placement with two slots: ranks 2k and 2k+1 share a host.
+  const std::string text = smpiHostfile(box, identityMapping(8, box, 2));
+  std::istringstream lines(text);
+  std::vector<std::string> hosts;
+  for (std::string line; std::getline(lines, line);) hosts.push_back(line);
+  ASSERT_EQ(hosts.size(), 8u);
+  for (int r = 0; r < 8; r += 2) EXPECT_EQ(hosts[r], hosts[r + 1]);
+  EXPECT_NE(hosts[0], hosts[2]);
+}
+
+}  // namespace
+}  // namespace tac3map
