@@ -1,6 +1,5 @@
 #include "platform_command.hpp"
 
-#include <charconv>
 #include <iostream>
 #include <vector>
 
@@ -13,32 +12,6 @@
 #include "tac3map/trace_formats.hpp"
 
 namespace tac3map::cli {
-namespace {
-
-// A mapping by name or file for K ranks per node. K = 1: every name and rank-map format
-// (resolveMapping); K > 1: block (identity), round-robin, random:SEED over the node slots, or
-// a coordinates file with slots.
-Mapping platformMapping(const std::string& name, const Machine& machine, const Box& box, int tasks,
-                        int slots) {
-  if (name == "round-robin") return roundRobinMapping(tasks, box, slots);
-  if (slots == 1) return resolveMapping(name, machine, box, tasks);
-  if (name == "identity") return identityMapping(tasks, box, slots);
-  if (name == "tofu-default")
-    throw InputError("mapping tofu-default places one rank per node; with --ranks-per-node " +
-                     std::to_string(slots) + " use identity, round-robin, random:SEED or a file");
-  const std::string prefix = "random:";
-  if (name.rfind(prefix, 0) == 0) {
-    const std::string digits = name.substr(prefix.size());
-    std::uint64_t seed = 0;
-    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), seed);
-    if (digits.empty() || error != std::errc() || end != digits.data() + digits.size())
-      throw InputError("mapping name '" + name + "': expected random:SEED, SEED an integer");
-    return randomMapping(tasks, box, seed, slots);
-  }
-  return readMapping(name, box, tasks, slots);
-}
-
-}  // namespace
 
 CLI::App* addPlatformCommand(CLI::App& app, PlatformOptions& o) {
   CLI::App* cmd = app.add_subcommand(
@@ -88,7 +61,8 @@ int runPlatform(const PlatformOptions& o) {
     const Trace trace = readAnyTrace(o.trace, parseTraceFormat(o.traceFormat), {});
     ranks = trace.ranks;
     checkTasksFit(ranks, box, trace.source + ":" + std::to_string(trace.ranksLine), o.ranksPerNode);
-    const Mapping mapping = platformMapping(o.mapping, machine, box, ranks, o.ranksPerNode);
+    const Mapping mapping =
+        resolveMapping(o.mapping, machine, box, ranks, nullptr, o.ranksPerNode);
     if (mapping.tasks() != ranks)
       failIn(o.mapping, "places " + std::to_string(mapping.tasks()) + " ranks; the trace has " +
                             std::to_string(ranks));
