@@ -104,7 +104,7 @@ Mapping tofuDefaultMapping(int tasks, const Machine& machine, const Box& box) {
 }
 
 Mapping resolveMapping(const std::string& nameOrFile, const Machine& machine, const Box& box,
-                       int tasks, const NodeTable* table) {
+                       int tasks, const NodeTable* table, const RankMapOptions* options) {
   if (nameOrFile == "identity") return identityMapping(tasks, box);
   if (nameOrFile == "tofu-default") return tofuDefaultMapping(tasks, machine, box);
   const std::string prefix = "random:";
@@ -116,7 +116,7 @@ Mapping resolveMapping(const std::string& nameOrFile, const Machine& machine, co
       throw InputError("mapping name '" + nameOrFile + "': expected random:SEED, SEED an integer");
     return randomMapping(tasks, box, seed);
   }
-  return readRankMap(nameOrFile, machine, box, tasks, table);
+  return readRankMap(nameOrFile, machine, box, tasks, table, options ? *options : RankMapOptions{});
 }
 
 }  // namespace tac3map

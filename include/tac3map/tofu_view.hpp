@@ -40,10 +40,13 @@ LogicalTorus tofuLogicalTorus(const Machine& machine, const Box& box);
 Mapping tofuDefaultMapping(int tasks, const Machine& machine, const Box& box);
 
 struct NodeTable;
+struct RankMapOptions;
 
 // A mapping by name or file: "identity", "random:SEED", "tofu-default", else a rank-map file
-// of any format (rankmap.hpp; host-based formats need the node table).
+// of any format (rankmap.hpp; host-based formats need the node table; `options`: K ranks per
+// node and C cores per node of the file, default one rank per node).
 Mapping resolveMapping(const std::string& nameOrFile, const Machine& machine, const Box& box,
-                       int tasks, const NodeTable* table = nullptr);
+                       int tasks, const NodeTable* table = nullptr,
+                       const RankMapOptions* options = nullptr);
 
 }  // namespace tac3map

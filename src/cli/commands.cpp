@@ -62,7 +62,20 @@ double peakMemoryMiB() {
 
 Mapping initialMapping(const MapOptions& o, const Job& job) {
   if (o.init == "random") return job.mapping("random:" + std::to_string(o.seed));
-  return job.mapping(o.init);
+  const Mapping m = job.mapping(o.init, o.coresPerNode);
+  // The search keeps one rank per node (several per node: the annealer's part of issue 11);
+  // a start file read with --ranks-per-node K may still put only one rank on each node.
+  std::vector<int> taskOn(job.box.nodeCount, -1);
+  for (int task = 0; task < m.tasks(); ++task) {
+    int& other = taskOn[m.nodeOfTask[task]];
+    if (other >= 0)
+      throw InputError(o.init + ": ranks " + std::to_string(other) + " and " +
+                       std::to_string(task) +
+                       " share a node; the search places one rank per node (the written "
+                       "rank map still has K slots per node)");
+    other = task;
+  }
+  return m;
 }
 
 json coordinatesJson(const Mapping& mapping, const Box& box) {
@@ -133,9 +146,10 @@ int runMap(const MapOptions& o) {
   const Mapping initial = initialMapping(o, job);
   schedule.allowedNodes = job.allowed;
   const MapFormat mapFormat = parseMapFormat(o.mapFormat);
+  const RankMapOptions rankMap{o.box.ranksPerNode, o.coresPerNode};
   // Fail before the search if the output format cannot be written (no host names, ...).
   if (mapFormat != MapFormat::CrayRankOrder)
-    writeRankMap(mapFormat, initial, job.machine, job.box, job.nodeTable());
+    writeRankMap(mapFormat, initial, job.machine, job.box, job.nodeTable(), rankMap);
   Progress progress;
   ChainsResult run;
   {
@@ -169,8 +183,8 @@ int runMap(const MapOptions& o) {
   }
 
   std::vector<StagedFile> outputs;
-  outputs.emplace_back(o.output,
-                       writeRankMap(mapFormat, winner.best, job.machine, job.box, job.nodeTable()));
+  outputs.emplace_back(o.output, writeRankMap(mapFormat, winner.best, job.machine, job.box,
+                                              job.nodeTable(), rankMap));
   if (!o.report.empty()) {
     json report = {
         {"machine", job.machine.name},

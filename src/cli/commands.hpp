@@ -26,7 +26,8 @@ struct BoxInput {
   std::string machine;
   std::string shape;
   std::string offset;
-  std::string nodes;  // node table (rankmap.hpp), optional
+  std::string nodes;     // node table (rankmap.hpp), optional
+  int ranksPerNode = 1;  // K: MPI ranks (slots) per node
 };
 
 struct MapOptions {
@@ -43,6 +44,7 @@ struct MapOptions {
   bool quiet = false;
   std::string output;
   std::string mapFormat = "coords";
+  int coresPerNode = 0;  // C: cores the rank file divides among a node's K slots; 0 = unknown
   std::string report;
 };
 

@@ -42,7 +42,8 @@ Job::Job(const BoxInput& boxInput, const TraceInput& traceInput)
       trace(loadTrace(traceInput)),
       sets(ccsOf(trace, traceInput)),
       problem(makeProblem(sets)),
-      router(machine, box) {
+      router(machine, box),
+      ranksPerNode(boxInput.ranksPerNode) {
   checkTasksFit(sets.tasks, box, trace.source + ":" + std::to_string(trace.ranksLine));
   if (!boxInput.nodes.empty()) nodes = readNodeTable(boxInput.nodes, machine, box);
   if (nodes && static_cast<int>(nodes->nodes.size()) < box.nodeCount) {
@@ -53,8 +54,10 @@ Job::Job(const BoxInput& boxInput, const TraceInput& traceInput)
   }
 }
 
-Mapping Job::mapping(const std::string& nameOrFile) const {
-  if (allowed.empty()) return resolveMapping(nameOrFile, machine, box, sets.tasks, nodeTable());
+Mapping Job::mapping(const std::string& nameOrFile, int coresPerNode) const {
+  const RankMapOptions files{ranksPerNode, coresPerNode};
+  if (allowed.empty())
+    return resolveMapping(nameOrFile, machine, box, sets.tasks, nodeTable(), &files);
   const int tasks = sets.tasks;
   if (nameOrFile == "identity")
     return Mapping{std::vector<int>(allowed.begin(), allowed.begin() + tasks)};
@@ -71,7 +74,7 @@ Mapping Job::mapping(const std::string& nameOrFile) const {
     for (std::size_t i = pool.size() - 1; i > 0; --i) std::swap(pool[i], pool[rng.below(i + 1)]);
     return Mapping{std::vector<int>(pool.begin(), pool.begin() + tasks)};
   }
-  const Mapping m = resolveMapping(nameOrFile, machine, box, tasks, nodeTable());
+  const Mapping m = resolveMapping(nameOrFile, machine, box, tasks, nodeTable(), &files);
   for (int task = 0; task < tasks; ++task)
     if (nodes->position[m.nodeOfTask[task]] < 0)
       failIn(nameOrFile,

@@ -28,14 +28,16 @@ struct Job {
   // A non-contiguous allocation: the box is the whole machine (or --shape) and tasks may only
   // sit on the node table's nodes. Empty when every node of the box is the job's.
   std::vector<int> allowed;
+  int ranksPerNode = 1;  // --ranks-per-node: slots per node of the mapping files read
 
   Job(const BoxInput& boxInput, const TraceInput& traceInput);
 
   const NodeTable* nodeTable() const { return nodes ? &*nodes : nullptr; }
   // A mapping file of any format, or a name (identity, random:SEED, tofu-default); within a
   // non-contiguous allocation identity follows the node table's order, random draws from
-  // its nodes, and a file must use only them.
-  Mapping mapping(const std::string& nameOrFile) const;
+  // its nodes, and a file must use only them. Files are read with --ranks-per-node K slots
+  // per node and `coresPerNode` (map --cores-per-node).
+  Mapping mapping(const std::string& nameOrFile, int coresPerNode = 0) const;
 
   Scores score(const Mapping& mapping) const {
     return evaluate(problem, router, mapping, machine.linkBandwidth);

@@ -42,6 +42,10 @@ void addBoxOptions(CLI::App& app, BoxInput& box) {
   app.add_option("--nodes", box.nodes,
                  "node table: the job's nodes with host names / logical coordinates "
                  "(for host-based rank maps)");
+  app.add_option("--ranks-per-node", box.ranksPerNode,
+                 "MPI ranks per node: K slots per node in the rank maps read and written")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
 }
 
 }  // namespace
@@ -97,6 +101,12 @@ int main(int argc, char** argv) {
                    "slurm-hostfile | cray-rank-order | bgq-mapfile")
       ->check(CLI::IsMember({"coords", "json", "fujitsu-vcoord", "openmpi-rankfile",
                              "slurm-hostfile", "cray-rank-order", "bgq-mapfile"}))
+      ->capture_default_str();
+  mapCmd
+      ->add_option("--cores-per-node", map.coresPerNode,
+                   "cores per node: openmpi-rankfile binds slot s to cores s*C/K..(s+1)*C/K-1 "
+                   "(0: unknown, slot s to core s)")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   mapCmd->add_option("--report", map.report, "JSON report to write");
 
