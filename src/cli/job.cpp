@@ -44,7 +44,8 @@ Job::Job(const BoxInput& boxInput, const TraceInput& traceInput)
       problem(makeProblem(sets)),
       router(machine, box),
       ranksPerNode(boxInput.ranksPerNode) {
-  checkTasksFit(sets.tasks, box, trace.source + ":" + std::to_string(trace.ranksLine));
+  checkTasksFit(sets.tasks, box, trace.source + ":" + std::to_string(trace.ranksLine),
+                ranksPerNode);
   if (!boxInput.nodes.empty()) nodes = readNodeTable(boxInput.nodes, machine, box);
   if (nodes && static_cast<int>(nodes->nodes.size()) < box.nodeCount) {
     allowed = nodes->nodes;
