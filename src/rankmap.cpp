@@ -163,6 +163,10 @@ RankMapOptions readWrittenWith(const std::string& text, MapFormat format,
   if (used < 0 || rest[used] != '\0' || k < 1 || c < 0)
     failAt(source, 1,
            "expected '" + prefix + "--ranks-per-node K [--cores-per-node C]', not '" + line + "'");
+  if (c > 0 && c < k)
+    failAt(source, 1,
+           std::to_string(c) + " cores per node cannot hold " + std::to_string(k) +
+               " ranks of a core each");
   return {k, c};
 }
 

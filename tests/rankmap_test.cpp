@@ -341,6 +341,10 @@ TEST_F(RankMap, SlotErrorsNameTheLine) {
   EXPECT_EQ(error("# tac3map openmpi-rankfile --ranks-per-node two\nrank 0=h1 slot=0\n", 1, two),
             ":1: expected '# tac3map openmpi-rankfile --ranks-per-node K [--cores-per-node C]', "
             "not '# tac3map openmpi-rankfile --ranks-per-node two'");
+  EXPECT_EQ(error("# tac3map openmpi-rankfile --ranks-per-node 4 --cores-per-node 2\n"
+                  "rank 0=h1 slot=0\n",
+                  1, two),
+            ":1: 2 cores per node cannot hold 4 ranks of a core each");
   EXPECT_EQ(
       error("{\"ranks\": [{\"rank\": 0, \"coordinates\": [0,0,0,0,0,0], \"slot\": -1}]}", 1, two),
       ": ranks[0].slot: expected an integer >= 0");
