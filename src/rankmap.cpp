@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -135,11 +136,76 @@ int hostNode(const std::map<std::string, int>& byHost, const std::string& host,
   return it->second;
 }
 
-Mapping readJson(const std::string& text, const std::string& source, const Box& box, int tasks) {
+// The comment tac3map writes first in a rank file and a Cray rank order, saying how the file
+// was written: '# tac3map <format> --ranks-per-node K [--cores-per-node C]'.
+std::string writtenWith(MapFormat format, const RankMapOptions& options, bool cores) {
+  std::string text = std::string("# tac3map ") + mapFormatName(format) + " --ranks-per-node " +
+                     std::to_string(options.slotsPerNode);
+  if (cores && options.coresPerNode > 0)
+    text += " --cores-per-node " + std::to_string(options.coresPerNode);
+  return text + "\n";
+}
+
+// The K and C of that comment when the file's first line is one, else `fallback`.
+RankMapOptions readWrittenWith(const std::string& text, MapFormat format,
+                               const RankMapOptions& fallback, const std::string& source) {
+  const std::string prefix = std::string("# tac3map ") + mapFormatName(format) + " ";
+  if (text.rfind(prefix, 0) != 0) return fallback;
+  std::string line = text.substr(0, text.find('\n'));
+  line.erase(line.find_last_not_of(" \t\r") + 1);
+  const char* rest = line.c_str() + prefix.size();
+  int k = 0, c = 0, used = -1;
+  std::sscanf(rest, "--ranks-per-node %d --cores-per-node %d%n", &k, &c, &used);
+  if (used < 0 || rest[used] != '\0') {
+    c = 0, used = -1;
+    std::sscanf(rest, "--ranks-per-node %d%n", &k, &used);
+  }
+  if (used < 0 || rest[used] != '\0' || k < 1 || c < 0)
+    failAt(source, 1,
+           "expected '" + prefix + "--ranks-per-node K [--cores-per-node C]', not '" + line + "'");
+  if (c > 0 && c < k)
+    failAt(source, 1,
+           std::to_string(c) + " cores per node cannot hold " + std::to_string(k) +
+               " ranks of a core each");
+  return {k, c};
+}
+
+// The slot of a rank file's 'slot=' field, for a file written with `written`: slot s of K is
+// bound to cores s*C/K .. (s+1)*C/K - 1, or to core s when C is unknown.
+long long rankfileSlot(const std::string& field, const RankMapOptions& written,
+                       const std::string& source, std::size_t line) {
+  const std::string spec = field.substr(5);  // after "slot="
+  const auto dash = spec.find('-');
+  long long first = 0, last = 0;
+  if (!parseInt(spec.substr(0, dash), first) ||
+      !parseInt(dash == std::string::npos ? spec : spec.substr(dash + 1), last) || first < 0 ||
+      last < first)
+    failAt(source, line,
+           "'" + field + "': expected slot=<core> or slot=<first>-<last> (a core range)");
+  if (written.coresPerNode == 0) {
+    if (first != last)
+      failAt(source, line,
+             "'" + field +
+                 "' is a core range: give --cores-per-node to tell which slot it is (slot s of K "
+                 "has cores s*C/K..(s+1)*C/K-1)");
+    return first;
+  }
+  for (int s = 0; s < written.slotsPerNode; ++s) {
+    const auto [a, b] = slotCores(s, written);
+    if (a == first && b == last) return s;
+  }
+  failAt(source, line,
+         "'" + field + "' is not the cores of a slot (" + std::to_string(written.slotsPerNode) +
+             " ranks on " + std::to_string(written.coresPerNode) +
+             " cores: slot s has cores s*C/K..(s+1)*C/K-1)");
+}
+
+Mapping readJson(const std::string& text, const std::string& source, const Box& box, int tasks,
+                 int slotsPerNode) {
   const json doc = parseJson(text, source);
   const json& ranks = jsonField(doc, "ranks", "top level", source);
   if (!ranks.is_array()) failIn(source, "ranks: expected an array");
-  MappingBuilder builder(source, box, tasks);
+  MappingBuilder builder(source, box, tasks, slotsPerNode);
   for (std::size_t i = 0; i < ranks.size(); ++i) {
     const std::string where = "ranks[" + std::to_string(i) + "]";
     const json& rank = jsonField(ranks[i], "rank", where, source);
@@ -155,7 +221,14 @@ Mapping readJson(const std::string& text, const std::string& source, const Box& 
                            box.shapeText());
       coordinates.push_back(c[a].get<int>());
     }
-    builder.place(rank.get<long long>(), box.nodeAt(coordinates), i + 1);
+    long long slot = -1;  // absent: the node's lowest free slot
+    if (ranks[i].contains("slot")) {
+      const json& given = ranks[i]["slot"];
+      if (!given.is_number_integer() || given.get<long long>() < 0)
+        failIn(source, where + ".slot: expected an integer >= 0");
+      slot = given.get<long long>();
+    }
+    builder.place(rank.get<long long>(), box.nodeAt(coordinates), i + 1, slot);
   }
   return builder.finish();
 }
@@ -223,8 +296,18 @@ NodeTable readNodeTable(const std::string& path, const Machine& machine, const B
   return table;
 }
 
+std::pair<int, int> slotCores(int slot, const RankMapOptions& options) {
+  if (options.coresPerNode <= 0) return {slot, slot};
+  const long long k = options.slotsPerNode, c = options.coresPerNode;
+  return {static_cast<int>(slot * c / k), static_cast<int>((slot + 1) * c / k - 1)};
+}
+
 std::string writeRankMap(MapFormat format, const Mapping& mapping, const Machine& machine,
-                         const Box& box, const NodeTable* table) {
+                         const Box& box, const NodeTable* table, const RankMapOptions& options) {
+  const int k = options.slotsPerNode;
+  checkMapping(mapping, box, mapFormatName(format), k);
+  if (options.coresPerNode < 0)
+    throw InputError("--cores-per-node must be at least 1 (or 0: unknown)");
   std::ostringstream out;
   switch (format) {
     case MapFormat::Coords:
@@ -234,61 +317,85 @@ std::string writeRankMap(MapFormat format, const Mapping& mapping, const Machine
       for (int task = 0; task < mapping.tasks(); ++task) {
         const int node = mapping.nodeOfTask[task];
         json rank = {{"rank", task}, {"coordinates", box.coordinatesOf(node)}, {"node", node}};
+        if (k > 1) rank["slot"] = mapping.slotOf(task);
         if (table && !table->host[node].empty()) rank["host"] = table->host[node];
         ranks.push_back(rank);
       }
-      const json doc = {{"tac3map_mapping", 1},
-                        {"machine", machine.name},
-                        {"shape", box.shapeText()},
-                        {"offset", box.offsetText()},
-                        {"ranks", ranks}};
+      json doc = {{"tac3map_mapping", 1},
+                  {"machine", machine.name},
+                  {"shape", box.shapeText()},
+                  {"offset", box.offsetText()}};
+      if (k > 1) doc["ranks_per_node"] = k;
+      doc["ranks"] = ranks;
       return doc.dump(1) + "\n";
     }
-    case MapFormat::FujitsuVcoord: {
+    case MapFormat::FujitsuVcoord: {  // a node's coordinates once per rank on it
       const auto logical = logicalCoordinates(machine, box, table);
       for (int task = 0; task < mapping.tasks(); ++task) {
         const std::vector<int>& c = logical[mapping.nodeOfTask[task]];
         out << "(";
-        for (std::size_t k = 0; k < c.size(); ++k) out << (k ? "," : "") << c[k];
+        for (std::size_t a = 0; a < c.size(); ++a) out << (a ? "," : "") << c[a];
         out << ")\n";
       }
       return out.str();
     }
     case MapFormat::OpenmpiRankfile:
-      for (int task = 0; task < mapping.tasks(); ++task)
+      if (options.coresPerNode > 0 && options.coresPerNode < k)
+        throw InputError("openmpi-rankfile: --cores-per-node " +
+                         std::to_string(options.coresPerNode) + " is less than --ranks-per-node " +
+                         std::to_string(k) + " (every rank needs a core of its own)");
+      out << writtenWith(format, options, true);
+      for (int task = 0; task < mapping.tasks(); ++task) {
+        const auto [first, last] = slotCores(mapping.slotOf(task), options);
         out << "rank " << task << "=" << hostOf(table, mapping.nodeOfTask[task], "openmpi-rankfile")
-            << " slot=0\n";
+            << " slot=" << first;
+        if (last != first) out << "-" << last;
+        out << "\n";
+      }
       return out.str();
-    case MapFormat::SlurmHostfile:
+    case MapFormat::SlurmHostfile:  // a node's host once per rank on it
       for (int task = 0; task < mapping.tasks(); ++task)
         out << hostOf(table, mapping.nodeOfTask[task], "slurm-hostfile") << "\n";
       return out.str();
     case MapFormat::CrayRankOrder: {
-      std::vector<int> rankOn(box.nodeCount, -1);
-      for (int task = 0; task < mapping.tasks(); ++task) rankOn[mapping.nodeOfTask[task]] = task;
-      bool hole = false, first = true;
+      // MPICH puts the first K listed ranks on the first node, the next K on the second, ...:
+      // each node's ranks in slot order; every node before the last used one must be full.
+      std::vector<std::vector<int>> ranksOn(box.nodeCount);
+      std::vector<int> bySlot(mapping.tasks());
+      for (int task = 0; task < mapping.tasks(); ++task) bySlot[task] = task;
+      std::stable_sort(bySlot.begin(), bySlot.end(),
+                       [&](int a, int b) { return mapping.slotOf(a) < mapping.slotOf(b); });
+      for (int task : bySlot) ranksOn[mapping.nodeOfTask[task]].push_back(task);
+      out << writtenWith(format, options, false);
+      int short_ = -1;  // a node with fewer than K ranks, so far
+      bool first = true;
       for (int node : nodeOrder(box, table)) {
-        if (rankOn[node] < 0) {
-          hole = true;
-          continue;
-        }
-        if (hole)
+        const std::vector<int>& ranks = ranksOn[node];
+        if (ranks.empty() && short_ < 0) short_ = node;
+        if (ranks.empty()) continue;
+        if (short_ >= 0)
           throw InputError(
-              "cray-rank-order cannot leave a node empty before a used one (MPICH fills nodes "
-              "in order); map onto a box with as many nodes as ranks");
-        out << (first ? "" : ",") << rankOn[node];
-        first = false;
+              "cray-rank-order cannot leave " +
+              (k == 1 ? std::string("a node empty")
+                      : std::string("a node with fewer than ") + std::to_string(k) + " ranks") +
+              " before a used one (MPICH fills nodes in order, " + std::to_string(k) +
+              " ranks each); map onto a box with as many nodes as ranks / --ranks-per-node");
+        for (int task : ranks) {
+          out << (first ? "" : ",") << task;
+          first = false;
+        }
+        if (static_cast<int>(ranks.size()) < k) short_ = node;
       }
       out << "\n";
       return out.str();
     }
-    case MapFormat::BgqMapfile:
+    case MapFormat::BgqMapfile:  // t: the rank's slot on its node
       if (machine.axisCount() != 5)
         throw InputError("bgq-mapfile needs a 5D machine (A B C D E), not " +
                          std::to_string(machine.axisCount()) + "D");
       for (int task = 0; task < mapping.tasks(); ++task) {
         for (int c : box.coordinatesOf(mapping.nodeOfTask[task])) out << c << " ";
-        out << "0\n";
+        out << mapping.slotOf(task) << "\n";
       }
       return out.str();
   }
@@ -296,17 +403,18 @@ std::string writeRankMap(MapFormat format, const Mapping& mapping, const Machine
 }
 
 Mapping readRankMap(const std::string& path, const Machine& machine, const Box& box, int tasks,
-                    const NodeTable* table) {
+                    const NodeTable* table, const RankMapOptions& options) {
   std::ifstream in(path, std::ios::binary);
   if (!in) failIn(path, "cannot open mapping file");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (text.rfind("# tac3map mapping", 0) == 0) return readMapping(path, box, tasks);
+  const int k = options.slotsPerNode;
+  if (text.rfind("# tac3map mapping", 0) == 0) return readMapping(path, box, tasks, k);
   const std::vector<Line> lines = meaningfulLines(text);
   if (lines.empty()) failIn(path, "empty mapping file");
   const std::string& head = lines.front().text;
-  if (head[0] == '{') return readJson(text, path, box, tasks);
-  MappingBuilder builder(path, box, tasks);
-  if (head[0] == '(') {  // fujitsu-vcoord
+  if (head[0] == '{') return readJson(text, path, box, tasks, k);
+  MappingBuilder builder(path, box, tasks, k);
+  if (head[0] == '(') {  // fujitsu-vcoord: a rank per line, lowest free slot of its node
     const auto logical = logicalCoordinates(machine, box, table);
     std::map<std::vector<int>, int> nodeAt;
     for (int node = 0; node < box.nodeCount; ++node)
@@ -326,22 +434,28 @@ Mapping readRankMap(const std::string& path, const Machine& machine, const Box& 
   }
   if (head.rfind("rank ", 0) == 0) {  // openmpi-rankfile
     const auto byHost = nodesByHost(table, "openmpi-rankfile");
+    // Core ranges decode with the K and C the file was written with (its first comment),
+    // else with the options; with one rank per node the slot field is not read.
+    const RankMapOptions written = readWrittenWith(text, MapFormat::OpenmpiRankfile, options, path);
     for (const Line& line : lines) {
       std::istringstream words(line.text);
-      std::string rankWord, slot;
-      words >> rankWord >> rankWord >> slot;  // "rank" "<i>=<host>" "slot=<n>"
+      std::string rankWord, slotWord, extra;
+      words >> rankWord >> rankWord >> slotWord >> extra;  // "rank" "<i>=<host>" "slot=<cores>"
       const auto equals = rankWord.find('=');
       long long rank = 0;
       if (line.text.rfind("rank ", 0) != 0 || equals == std::string::npos ||
-          !parseInt(rankWord.substr(0, equals), rank))
-        failAt(path, line.number, "expected 'rank <i>=<host> slot=<n>'");
+          !parseInt(rankWord.substr(0, equals), rank) ||
+          (!slotWord.empty() && slotWord.rfind("slot=", 0) != 0) || !extra.empty())
+        failAt(path, line.number, "expected 'rank <i>=<host> slot=<cores>'");
+      const long long slot =
+          k > 1 && !slotWord.empty() ? rankfileSlot(slotWord, written, path, line.number) : -1;
       builder.place(rank, hostNode(byHost, rankWord.substr(equals + 1), path, line.number),
-                    line.number);
+                    line.number, slot);
     }
     return builder.finish();
   }
   const bool bgq = machine.axisCount() == 5 && std::count(head.begin(), head.end(), ' ') >= 5;
-  if (bgq) {
+  if (bgq) {  // 'a b c d e t', t the slot
     long long rank = 0;
     for (const Line& line : lines) {
       std::istringstream words(line.text);
@@ -352,27 +466,38 @@ Mapping readRankMap(const std::string& path, const Machine& machine, const Box& 
         if (!parseInt(word, value)) failAt(path, line.number, "expected 'a b c d e t'");
         c.push_back(static_cast<int>(value));
       }
-      if (c.size() != 6 || c[5] != 0) failAt(path, line.number, "expected 'a b c d e 0'");
+      if (c.size() != 6 || c[5] < 0)
+        failAt(path, line.number, "expected 'a b c d e t' (t: the rank's slot, 0..K-1)");
+      const int slot = c[5];
       c.pop_back();
       for (int a = 0; a < 5; ++a)
         if (c[a] < 0 || c[a] >= box.shape[a])
           failAt(path, line.number, "coordinates outside the box " + box.shapeText());
-      builder.place(rank++, box.nodeAt(c), line.number);
+      builder.place(rank++, box.nodeAt(c), line.number, slot);
     }
     return builder.finish();
   }
   long long probe = 0;
   const std::string firstWord = head.substr(0, head.find(','));
   if (lines.size() == 1 && parseInt(firstWord, probe)) {  // cray-rank-order
+    // K ranks per node in node order (K from the file's comment, else the options).
+    const int perNode = readWrittenWith(text, MapFormat::CrayRankOrder, options, path).slotsPerNode;
+    if (perNode > k)
+      failAt(path, 1,
+             "written for " + std::to_string(perNode) +
+                 " ranks per node, more than "
+                 "--ranks-per-node " +
+                 std::to_string(k));
     const auto ranks = parseInts(head, ',', path, lines.front().number, "rank order");
     const std::vector<int> order = nodeOrder(box, table);
-    if (ranks.size() > order.size())
-      failAt(path, lines.front().number, "more ranks than nodes in the job");
-    for (std::size_t k = 0; k < ranks.size(); ++k)
-      builder.place(ranks[k], order[k], lines.front().number);
+    if (ranks.size() > order.size() * perNode)
+      failAt(path, lines.front().number, "more ranks than the job's nodes hold");
+    for (std::size_t i = 0; i < ranks.size(); ++i)
+      builder.place(ranks[i], order[i / perNode], lines.front().number,
+                    k > 1 ? static_cast<long long>(i % perNode) : -1);
     return builder.finish();
   }
-  // slurm-hostfile: a host per line, in rank order.
+  // slurm-hostfile: a host per line, in rank order; lowest free slot of its node.
   const auto byHost = nodesByHost(table, "slurm-hostfile");
   long long rank = 0;
   for (const Line& line : lines)

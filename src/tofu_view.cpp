@@ -1,7 +1,6 @@
 #include "tac3map/tofu_view.hpp"
 
 #include <charconv>
-#include <fstream>
 
 #include "tac3map/error.hpp"
 #include "tac3map/rankmap.hpp"
@@ -111,7 +110,8 @@ Mapping tofuDefaultMapping(int tasks, const Machine& machine, const Box& box, in
 }
 
 Mapping resolveMapping(const std::string& nameOrFile, const Machine& machine, const Box& box,
-                       int tasks, const NodeTable* table, int slotsPerNode) {
+                       int tasks, const NodeTable* table, const RankMapOptions* options) {
+  const int slotsPerNode = options ? options->slotsPerNode : 1;
   if (nameOrFile == "identity" || nameOrFile == "block")
     return identityMapping(tasks, box, slotsPerNode);
   if (nameOrFile == "round-robin") return roundRobinMapping(tasks, box, slotsPerNode);
@@ -125,13 +125,7 @@ Mapping resolveMapping(const std::string& nameOrFile, const Machine& machine, co
       throw InputError("mapping name '" + nameOrFile + "': expected random:SEED, SEED an integer");
     return randomMapping(tasks, box, seed, slotsPerNode);
   }
-  if (slotsPerNode > 1) {
-    std::ifstream in(nameOrFile);
-    std::string first;
-    if (in && std::getline(in, first) && first.rfind("# tac3map mapping", 0) == 0)
-      return readMapping(nameOrFile, box, tasks, slotsPerNode);
-  }
-  return readRankMap(nameOrFile, machine, box, tasks, table);
+  return readRankMap(nameOrFile, machine, box, tasks, table, options ? *options : RankMapOptions{});
 }
 
 }  // namespace tac3map

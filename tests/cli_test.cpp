@@ -7,10 +7,12 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <set>
 #include <sstream>
 
 #include "tac3map/cg_pattern.hpp"
+#include "tac3map/mapping.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
@@ -523,6 +525,50 @@ TEST_F(Cli, MapWritesLauncherFilesThatScoreReadsBack) {
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_NE(r.err.find("needs host names"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(out("c.map")));
+}
+
+TEST_F(Cli, RanksPerNodeReachTheRankMaps) {
+  std::string table;
+  const Machine fx10 = testing::fx10();
+  const Box box = makeBox(fx10, "2x2x2x2x3x2");
+  for (int node = 0; node < box.nodeCount; ++node) {
+    for (int c : box.coordinatesOf(node)) table += std::to_string(c) + " ";
+    table += "host=node" + std::to_string(node) + "\n";
+  }
+  const std::string base =
+      kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --nodes " + file("nodes.txt", table);
+  // Slot 0 gets cores 0..5, slot 1 cores 6..11; at most two ranks per host.
+  const Outcome r = run("map " + base + " --trials 50 --ranks-per-node 2 --cores-per-node 12 " +
+                        "--map-format openmpi-rankfile -o " + out("r.map"));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  std::istringstream lines(slurp(out("r.map")));
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ(line, "# tac3map openmpi-rankfile --ranks-per-node 2 --cores-per-node 12");
+  int ranks = 0;
+  std::map<std::string, std::set<std::string>> slotsOfHost;
+  for (; std::getline(lines, line); ++ranks) {
+    const std::string host = line.substr(line.find('=') + 1, line.find(' ', 5) - line.find('=') - 1);
+    const std::string cores = line.substr(line.rfind("slot=") + 5);
+    EXPECT_TRUE(cores == "0-5" || cores == "6-11") << line;
+    EXPECT_TRUE(slotsOfHost[host].insert(cores).second) << "slot taken twice: " << line;
+  }
+  EXPECT_EQ(ranks, 64);
+  EXPECT_EQ(run("score " + base + " --ranks-per-node 2 " + out("r.map")).exitCode, 0);
+  fs::remove(out("r.map"));  // failures below must leave out/ empty
+  expectCleanFailure("map " + base + " --ranks-per-node 2 --cores-per-node 1 " +
+                         "--map-format openmpi-rankfile -o " + out("x.map"),
+                     "--cores-per-node 1 is less than --ranks-per-node 2");
+  // Two ranks on a node: read with --ranks-per-node 2 only, and a start for the search.
+  const std::string shared = file("k2.map", formatMapping(identityMapping(64, box, 2), fx10, box));
+  EXPECT_EQ(run("score " + base + " --ranks-per-node 2 " + shared).exitCode, 0);
+  expectCleanFailure("score " + base + " " + shared,
+                     "k2.map:6: rank 1: slot 1 is outside 0..0 (--ranks-per-node 1)");
+  EXPECT_EQ(run("map " + base + " --ranks-per-node 2 --trials 50 --init " + shared + " -o " +
+                out("y.map"))
+                .exitCode,
+            0);
+  fs::remove(out("y.map"));
 }
 
 TEST_F(Cli, PredictComparesEveryCollectivesAlgorithms) {

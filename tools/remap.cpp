@@ -1,6 +1,7 @@
 // libtac3remap: tac3map_comm_remap (include/tac3map/tac3map_remap.h).
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -15,14 +16,17 @@ namespace {
 
 using tac3map::tools::parseCoordinates;
 
-// The coordinates mapping file as machine coordinates: task -> coordinates.
+// The coordinates mapping file as machine coordinates and slots: task -> coordinates, slot.
 struct MapFile {
   std::vector<std::vector<int>> machineCoordinates;  // per task
+  std::vector<int> slot;                             // per task: its slot on its node
+  std::vector<int> sizes;                            // the machine's size on every axis
   std::string error;
 };
 
 // Reads '# tac3map mapping 1', '# machine <name> <sizes>', '# shape <S> offset <O>' and
-// '<task> <box coordinates>' lines; machine coordinates = (offset + box coordinate) mod size.
+// '<task> <box coordinates> [slot]' lines; machine coordinates = (offset + box coordinate) mod
+// size; a line without a slot takes its node's lowest free slot (as tac3map reads it).
 MapFile readMap(const char* path) {
   MapFile map;
   std::ifstream in(path);
@@ -31,8 +35,9 @@ MapFile readMap(const char* path) {
     return map;
   }
   std::string line;
-  std::vector<int> sizes, offset;
-  std::map<int, std::vector<int>> tasks;
+  std::vector<int> offset;
+  std::map<int, std::pair<std::vector<int>, int>> tasks;  // task -> (coordinates, slot)
+  std::map<std::vector<int>, std::vector<int>> slotsOf;   // node -> task in each slot, -1
   for (int number = 1; std::getline(in, line); ++number) {
     const std::string where = std::string(path) + ":" + std::to_string(number) + ": ";
     if (number == 1 && line.rfind("# tac3map mapping 1", 0) != 0) {
@@ -47,7 +52,7 @@ MapFile readMap(const char* path) {
       words >> first >> second >> third >> fourth;
       for (char& c : fourth)
         if (c == 'x') c = ',';
-      sizes = parseCoordinates(fourth);
+      map.sizes = parseCoordinates(fourth);
       continue;
     }
     if (line.rfind("# shape ", 0) == 0) {
@@ -57,25 +62,60 @@ MapFile readMap(const char* path) {
     }
     if (line.empty() || line[0] == '#') continue;
     const std::vector<int> values = parseCoordinates(line);
-    if (values.size() < 2 || sizes.empty() || values.size() != sizes.size() + 1 ||
-        offset.size() != sizes.size()) {
-      map.error = where + "expected '<task> <coordinates>' after the machine and shape headers";
+    const std::size_t axes = map.sizes.size();
+    if (values.size() < 2 || axes == 0 ||
+        (values.size() != axes + 1 && values.size() != axes + 2) || offset.size() != axes) {
+      map.error =
+          where + "expected '<task> <coordinates> [slot]' after the machine and shape headers";
       return map;
     }
-    std::vector<int> machine(sizes.size());
-    for (std::size_t a = 0; a < sizes.size(); ++a)
-      machine[a] = (offset[a] + values[a + 1]) % sizes[a];
-    tasks[values[0]] = machine;
+    std::vector<int> machine(axes);
+    for (std::size_t a = 0; a < axes; ++a) machine[a] = (offset[a] + values[a + 1]) % map.sizes[a];
+    std::vector<int>& slots = slotsOf[machine];
+    int slot = values.size() == axes + 2 ? values.back() : -1;
+    if (values.size() == axes + 2 && slot < 0) {
+      map.error = where + "slot " + std::to_string(slot) + " is negative";
+      return map;
+    }
+    if (slot < 0) {  // the node's lowest free slot
+      slot = 0;
+      while (slot < static_cast<int>(slots.size()) && slots[slot] >= 0) ++slot;
+    }
+    if (slot >= static_cast<int>(slots.size())) slots.resize(slot + 1, -1);
+    if (slots[slot] >= 0) {
+      map.error = where + "task " + std::to_string(values[0]) + " is in slot " +
+                  std::to_string(slot) + " of the node of task " + std::to_string(slots[slot]);
+      return map;
+    }
+    if (tasks.count(values[0])) {
+      map.error = where + "task " + std::to_string(values[0]) + " placed twice";
+      return map;
+    }
+    slots[slot] = values[0];
+    tasks[values[0]] = {machine, slot};
   }
-  for (const auto& [task, coordinates] : tasks) {
+  for (const auto& [task, place] : tasks) {
     if (task != static_cast<int>(map.machineCoordinates.size())) {
       map.error = std::string(path) + ": task " + std::to_string(map.machineCoordinates.size()) +
                   " has no line";
       return map;
     }
-    map.machineCoordinates.push_back(coordinates);
+    map.machineCoordinates.push_back(place.first);
+    map.slot.push_back(place.second);
   }
   return map;
+}
+
+// A node's number on the machine (coordinates in machine order, first fastest), or -1 when
+// the coordinates are not a node of the map's machine.
+long long nodeKey(const std::vector<int>& coordinates, const std::vector<int>& sizes) {
+  if (sizes.empty() || coordinates.size() != sizes.size()) return -1;
+  long long key = 0;
+  for (std::size_t a = sizes.size(); a-- > 0;) {
+    if (coordinates[a] < 0 || coordinates[a] >= sizes[a]) return -1;
+    key = key * sizes[a] + coordinates[a];
+  }
+  return key;
 }
 
 std::string text(const std::vector<int>& coordinates) {
@@ -95,31 +135,45 @@ extern "C" int tac3map_comm_remap(MPI_Comm comm, const char* mapfile, MPI_Comm* 
   const MapFile map = readMap(mapfile);
   const tac3map::tools::NodeInfo node = tac3map::tools::discoverNode(MPI_COMM_WORLD);
   std::string problem = map.error;
-  int task = -1;
   if (problem.empty() && node.coordinates.empty()) problem = node.source;
-  if (problem.empty()) {
-    for (std::size_t k = 0; k < map.machineCoordinates.size(); ++k)
-      if (map.machineCoordinates[k] == node.coordinates) task = static_cast<int>(k);
-    if (static_cast<int>(map.machineCoordinates.size()) > size && rank == 0)
-      problem = std::string(mapfile) + " has " + std::to_string(map.machineCoordinates.size()) +
-                " tasks but the communicator has " + std::to_string(size) + " processes";
-  }
-  // Every process learns every other's task, to find tasks claimed twice or by nobody.
-  std::vector<int> tasks(size);
-  MPI_Allgather(&task, 1, MPI_INT, tasks.data(), 1, MPI_INT, comm);
-  if (problem.empty() && task >= 0)
+  if (problem.empty() && static_cast<int>(map.machineCoordinates.size()) > size && rank == 0)
+    problem = std::string(mapfile) + " has " + std::to_string(map.machineCoordinates.size()) +
+              " tasks but the communicator has " + std::to_string(size) + " processes";
+  // Every process learns every other's node: the processes of one node, in rank order, are
+  // its local ranks 0, 1, ... (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)'s order), and local
+  // rank s takes the node's task in slot s.
+  const long long key = problem.empty() ? nodeKey(node.coordinates, map.sizes) : -1;
+  std::vector<long long> keys(size);
+  MPI_Allgather(&key, 1, MPI_LONG_LONG, keys.data(), 1, MPI_LONG_LONG, comm);
+  int task = -1;
+  if (key >= 0) {
+    int local = 0;
     for (int r = 0; r < rank; ++r)
-      if (tasks[r] == task)
-        problem = "ranks " + std::to_string(r) + " and " + std::to_string(rank) + " are both on " +
-                  text(node.coordinates) + ", the node of task " + std::to_string(task);
-  if (problem.empty() && rank == 0 && map.error.empty()) {
+      if (keys[r] == key) ++local;
+    for (std::size_t k = 0; k < map.machineCoordinates.size(); ++k)
+      if (map.slot[k] == local && nodeKey(map.machineCoordinates[k], map.sizes) == key)
+        task = static_cast<int>(k);
+  }
+  // Rank 0 finds the tasks that no process takes: a node without a process of the job, or
+  // with fewer processes than the task's slot needs.
+  std::vector<int> tasks(rank == 0 ? size : 1);
+  MPI_Gather(&task, 1, MPI_INT, tasks.data(), 1, MPI_INT, 0, comm);
+  if (problem.empty() && rank == 0) {
     std::vector<bool> placed(map.machineCoordinates.size(), false);
     for (int t : tasks)
       if (t >= 0) placed[t] = true;
-    for (std::size_t k = 0; k < placed.size() && problem.empty(); ++k)
-      if (!placed[k])
-        problem = "task " + std::to_string(k) + " of " + mapfile + " is on node " +
-                  text(map.machineCoordinates[k]) + ", where no process of the job runs";
+    for (std::size_t k = 0; k < placed.size() && problem.empty(); ++k) {
+      if (placed[k]) continue;
+      const long long at = nodeKey(map.machineCoordinates[k], map.sizes);
+      const auto processes = std::count(keys.begin(), keys.end(), at);
+      problem =
+          "task " + std::to_string(k) + " of " + mapfile + " is " +
+          (processes == 0
+               ? "on node " + text(map.machineCoordinates[k]) + ", where no process of the job runs"
+               : "in slot " + std::to_string(map.slot[k]) + " of node " +
+                     text(map.machineCoordinates[k]) + ", where the job has " +
+                     std::to_string(processes) + (processes == 1 ? " process" : " processes"));
+    }
   }
   // One verdict for all; rank 0 prints every problem, one line each.
   const int bad = problem.empty() ? 0 : 1;
@@ -143,6 +197,6 @@ extern "C" int tac3map_comm_remap(MPI_Comm comm, const char* mapfile, MPI_Comm* 
     return MPI_ERR_OTHER;
   }
   // Task k gets key k; processes without a task follow in their old order.
-  const int key = task >= 0 ? task : size + rank;
-  return MPI_Comm_split(comm, 0, key, newcomm);
+  const int order = task >= 0 ? task : size + rank;
+  return MPI_Comm_split(comm, 0, order, newcomm);
 }

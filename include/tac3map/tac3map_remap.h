@@ -12,12 +12,14 @@ extern "C" {
 
 /* Returns in *newcomm a communicator over the processes of `comm` whose rank k runs on the
  * node that `mapfile` (a tac3map coordinates mapping, `map -o` default format) gives task k;
- * processes on nodes without a task come after them. Collective over `comm`. Each process
- * finds its node's coordinates as tac3map-probe does (Fujitsu coordinates, or
- * TAC3MAP_NODE_COORDS, TAC3MAP_COORDS_BY_RANK, TAC3MAP_NODES). On any disagreement between
- * the map and the job (unreadable map, unknown node, more tasks than processes, two processes
- * for one task) every process returns MPI_ERR_OTHER, *newcomm = MPI_COMM_NULL, and rank 0 of
- * `comm` prints one line per problem on stderr. */
+ * processes without a task come after them. With several processes per node, the node's
+ * processes in `comm` rank order are its local ranks 0, 1, ... and local rank s takes the
+ * node's task in slot s (the map's slot column; without it, slots in file order). Collective
+ * over `comm`. Each process finds its node's coordinates as tac3map-probe does (Fujitsu
+ * coordinates, or TAC3MAP_NODE_COORDS, TAC3MAP_COORDS_BY_RANK, TAC3MAP_NODES). On any
+ * disagreement between the map and the job (unreadable map, unknown node, more tasks than
+ * processes, a task whose node or slot has no process) every process returns MPI_ERR_OTHER,
+ * *newcomm = MPI_COMM_NULL, and rank 0 of `comm` prints one line per problem on stderr. */
 int tac3map_comm_remap(MPI_Comm comm, const char* mapfile, MPI_Comm* newcomm);
 
 #ifdef __cplusplus

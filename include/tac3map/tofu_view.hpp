@@ -42,11 +42,14 @@ Mapping tofuDefaultMapping(int tasks, const Machine& machine, const Box& box,
                            int slotsPerNode = 1);
 
 struct NodeTable;
+struct RankMapOptions;
 
 // A mapping by name or file: "identity" (block placement), "round-robin", "random:SEED",
 // "tofu-default", else a rank-map file of any format (rankmap.hpp; host-based formats need
-// the node table). `slotsPerNode` = ranks per node.
+// the node table; `options`: K ranks per node and C cores per node, default one rank per
+// node; names place ranks over K slots per node).
 Mapping resolveMapping(const std::string& nameOrFile, const Machine& machine, const Box& box,
-                       int tasks, const NodeTable* table = nullptr, int slotsPerNode = 1);
+                       int tasks, const NodeTable* table = nullptr,
+                       const RankMapOptions* options = nullptr);
 
 }  // namespace tac3map

@@ -64,7 +64,7 @@ double peakMemoryMiB() {
 
 Mapping initialMapping(const MapOptions& o, const Job& job) {
   if (o.init == "random") return job.mapping("random:" + std::to_string(o.seed));
-  return job.mapping(o.init);
+  return job.mapping(o.init, o.coresPerNode);
 }
 
 json coordinatesJson(const Mapping& mapping, const Box& box) {
@@ -135,9 +135,10 @@ int runMap(const MapOptions& o) {
   const Mapping initial = initialMapping(o, job);
   schedule.allowedNodes = job.allowed;
   const MapFormat mapFormat = parseMapFormat(o.mapFormat);
+  const RankMapOptions rankMap{o.box.ranksPerNode, o.coresPerNode};
   // Fail before the search if the output format cannot be written (no host names, ...).
   if (mapFormat != MapFormat::CrayRankOrder)
-    writeRankMap(mapFormat, initial, job.machine, job.box, job.nodeTable());
+    writeRankMap(mapFormat, initial, job.machine, job.box, job.nodeTable(), rankMap);
   Progress progress;
   ChainsResult run;
   {
@@ -171,8 +172,8 @@ int runMap(const MapOptions& o) {
   }
 
   std::vector<StagedFile> outputs;
-  outputs.emplace_back(o.output,
-                       writeRankMap(mapFormat, winner.best, job.machine, job.box, job.nodeTable()));
+  outputs.emplace_back(o.output, writeRankMap(mapFormat, winner.best, job.machine, job.box,
+                                              job.nodeTable(), rankMap));
   if (!o.report.empty()) {
     json report = {
         {"machine", job.machine.name},

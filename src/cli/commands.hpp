@@ -26,9 +26,9 @@ struct BoxInput {
   std::string machine;
   std::string shape;
   std::string offset;
-  std::string nodes;  // node table (rankmap.hpp), optional
-  int ranksPerNode = 1;
-  int engines = 0;  // 0: the machine file's
+  std::string nodes;     // node table (rankmap.hpp), optional
+  int ranksPerNode = 1;  // K: MPI ranks (slots) per node
+  int engines = 0;       // 0: the machine file's
 };
 
 struct MapOptions {
@@ -45,6 +45,7 @@ struct MapOptions {
   bool quiet = false;
   std::string output;
   std::string mapFormat = "coords";
+  int coresPerNode = 0;  // C: cores the rank file divides among a node's K slots; 0 = unknown
   std::string report;
 };
 

@@ -57,10 +57,11 @@ Job::Job(const BoxInput& boxInput, const TraceInput& traceInput)
   }
 }
 
-Mapping Job::mapping(const std::string& nameOrFile) const {
+Mapping Job::mapping(const std::string& nameOrFile, int coresPerNode) const {
   const int k = model.ranksPerNode;
+  const RankMapOptions files{k, coresPerNode};
   if (allowed.empty())
-    return resolveMapping(nameOrFile, machine, box, sets.tasks, nodeTable(), k);
+    return resolveMapping(nameOrFile, machine, box, sets.tasks, nodeTable(), &files);
   const int tasks = sets.tasks;
   // Within a node table, names place ranks over the table's node slots (node i, slot s is
   // position i * K + s), blocks of K in table order for identity.
@@ -92,7 +93,7 @@ Mapping Job::mapping(const std::string& nameOrFile) const {
     for (std::size_t i = pool.size() - 1; i > 0; --i) std::swap(pool[i], pool[rng.below(i + 1)]);
     return fromPositions(pool);
   }
-  const Mapping m = resolveMapping(nameOrFile, machine, box, tasks, nodeTable(), k);
+  const Mapping m = resolveMapping(nameOrFile, machine, box, tasks, nodeTable(), &files);
   for (int task = 0; task < tasks; ++task)
     if (nodes->position[m.nodeOfTask[task]] < 0)
       failIn(nameOrFile,

@@ -34,10 +34,12 @@ struct Job {
   Job(const BoxInput& boxInput, const TraceInput& traceInput);
 
   const NodeTable* nodeTable() const { return nodes ? &*nodes : nullptr; }
-  // A mapping file of any format, or a name (identity, random:SEED, tofu-default); within a
+  // A mapping file of any format, or a name (identity, round-robin, random:SEED, tofu-default:
+  // over K slots per node); within a
   // non-contiguous allocation identity follows the node table's order, random draws from
-  // its nodes, and a file must use only them.
-  Mapping mapping(const std::string& nameOrFile) const;
+  // its nodes, and a file must use only them. Files are read with --ranks-per-node K slots
+  // per node and `coresPerNode` (map --cores-per-node).
+  Mapping mapping(const std::string& nameOrFile, int coresPerNode = 0) const;
 
   int ranksPerNode() const { return model.ranksPerNode; }
   Scores score(const Mapping& mapping) const {

@@ -109,6 +109,12 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"coords", "json", "fujitsu-vcoord", "openmpi-rankfile",
                              "slurm-hostfile", "cray-rank-order", "bgq-mapfile"}))
       ->capture_default_str();
+  mapCmd
+      ->add_option("--cores-per-node", map.coresPerNode,
+                   "cores per node: openmpi-rankfile binds slot s to cores s*C/K..(s+1)*C/K-1 "
+                   "(0: unknown, slot s to core s)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   mapCmd->add_option("--report", map.report, "JSON report to write");
 
   ScoreOptions score;

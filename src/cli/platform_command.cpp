@@ -7,6 +7,7 @@
 #include "tac3map/error.hpp"
 #include "tac3map/mapping.hpp"
 #include "tac3map/platform.hpp"
+#include "tac3map/rankmap.hpp"
 #include "tac3map/routing.hpp"
 #include "tac3map/tofu_view.hpp"
 #include "tac3map/trace_formats.hpp"
@@ -61,8 +62,8 @@ int runPlatform(const PlatformOptions& o) {
     const Trace trace = readAnyTrace(o.trace, parseTraceFormat(o.traceFormat), {});
     ranks = trace.ranks;
     checkTasksFit(ranks, box, trace.source + ":" + std::to_string(trace.ranksLine), o.ranksPerNode);
-    const Mapping mapping =
-        resolveMapping(o.mapping, machine, box, ranks, nullptr, o.ranksPerNode);
+    const RankMapOptions slots{o.ranksPerNode, 0};
+    const Mapping mapping = resolveMapping(o.mapping, machine, box, ranks, nullptr, &slots);
     if (mapping.tasks() != ranks)
       failIn(o.mapping, "places " + std::to_string(mapping.tasks()) + " ranks; the trace has " +
                             std::to_string(ranks));
