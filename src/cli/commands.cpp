@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
@@ -20,6 +21,7 @@
 #include "tac3map/cg_pattern.hpp"
 #include "tac3map/collectives.hpp"
 #include "tac3map/error.hpp"
+#include "tac3map/initial_mapping.hpp"
 #include "tac3map/machine.hpp"
 #include "tac3map/mapping.hpp"
 #include "tac3map/objective.hpp"
@@ -62,7 +64,12 @@ double peakMemoryMiB() {
   return static_cast<double>(usage.ru_maxrss) / 1024.0;
 }
 
-Mapping initialMapping(const MapOptions& o, const Job& job) {
+Mapping initialMapping(const MapOptions& o, const Job& job, const Schedule& schedule,
+                       ObjectiveKind objective, std::optional<ChosenStart>& chosen) {
+  if (o.init == "auto") {
+    chosen = job.autoStart(objective, schedule, o.seed);
+    return chosen->best().mapping;
+  }
   if (o.init == "random") return job.mapping("random:" + std::to_string(o.seed));
   return job.mapping(o.init, o.coresPerNode);
 }
@@ -71,6 +78,15 @@ json coordinatesJson(const Mapping& mapping, const Box& box) {
   json list = json::array();
   for (int node : mapping.nodeOfTask) list.push_back(box.coordinatesOf(node));
   return list;
+}
+
+// Which start --init auto chose and what each scored (null for other --init values).
+json startJson(const std::optional<ChosenStart>& chosen, double linkBandwidth) {
+  if (!chosen) return nullptr;
+  json candidates = json::array();
+  for (const StartCandidate& c : chosen->candidates)
+    candidates.push_back({{"name", c.name}, {"scores", scoresJson(toScores(c.scores, linkBandwidth))}});
+  return {{"chosen", chosen->best().name}, {"candidates", candidates}};
 }
 
 // The progress line: on a terminal only, at most four updates a second, rewritten in place.
@@ -132,8 +148,9 @@ int runMap(const MapOptions& o) {
   schedule.moves = parseMoveKind(o.moves);
   checkSchedule(schedule);
   const Job job(o.box, o.input);
-  const Mapping initial = initialMapping(o, job);
   schedule.allowedNodes = job.allowed;
+  std::optional<ChosenStart> chosen;  // with --init auto
+  const Mapping initial = initialMapping(o, job, schedule, objective, chosen);
   const MapFormat mapFormat = parseMapFormat(o.mapFormat);
   const RankMapOptions rankMap{o.box.ranksPerNode, o.coresPerNode};
   // Fail before the search if the output format cannot be written (no host names, ...).
@@ -187,6 +204,7 @@ int runMap(const MapOptions& o) {
         {"objective", objectiveName(objective)},
         {"seed", o.seed},
         {"init", o.init},
+        {"start", startJson(chosen, job.machine.linkBandwidth)},
         {"initial_scores", scoresJson(before)},
         {"scores", scoresJson(after)},
         {"search",
@@ -215,6 +233,11 @@ int runMap(const MapOptions& o) {
       << " box " << job.box.shapeText() << "; " << job.sets.sets.size() << " CCS, "
       << job.sets.communicationCount() << " communications\n";
   out << "objective " << objectiveName(objective) << ", seed " << o.seed << ", init " << o.init;
+  if (chosen) out << " (" << chosen->best().name << ", the best of " << chosen->candidates.size() << " starts)";
+  if (job.model.engines > 1 || job.model.ranksPerNode > 1)
+    out << ", " << job.model.engines << " engine" << (job.model.engines > 1 ? "s" : "")
+        << " and " << job.model.ranksPerNode << " rank" << (job.model.ranksPerNode > 1 ? "s" : "")
+        << " per node";
   if (o.chains > 1) out << ", " << o.chains << " chains on " << o.threads << " threads";
   out << "\n";
   printScores(out, "", {"initial", "result"}, {before, after}, ScoreFormat::Table, false);

@@ -36,7 +36,7 @@ struct MapOptions {
   BoxInput box;
   std::string objective = "tac3";
   std::uint64_t seed = 1;
-  std::string init = "identity";
+  std::string init = "auto";
   std::string moves = "auto";
   Schedule schedule;
   bool noEarlyStop = false;

@@ -102,3 +102,32 @@ Mapping Job::mapping(const std::string& nameOrFile, int coresPerNode) const {
 }
 
 }  // namespace tac3map::cli
+
+namespace tac3map::cli {
+
+ChosenStart Job::autoStart(ObjectiveKind objective, const Schedule& schedule,
+                           std::uint64_t seed) const {
+  std::vector<std::pair<std::string, Mapping>> starts;
+  std::vector<std::string> names = {"identity"};
+  if (model.ranksPerNode > 1) names.push_back("round-robin");
+  names.push_back("tofu-default");
+  for (const std::string& name : names) {
+    try {
+      starts.emplace_back(name, mapping(name));
+    } catch (const InputError&) {
+      // not a Tofu box, or a node table: the logical view does not apply
+    }
+  }
+  Schedule restricted = schedule;
+  restricted.allowedNodes = allowed;
+  return chooseStart(problem, router, objective, starts, restricted, seed);
+}
+
+Mapping Job::start(const std::string& init, ObjectiveKind objective, const Schedule& schedule,
+                   std::uint64_t seed) const {
+  if (init == "auto") return autoStart(objective, schedule, seed).best().mapping;
+  if (init == "random") return mapping("random:" + std::to_string(seed));
+  return mapping(init);
+}
+
+}  // namespace tac3map::cli

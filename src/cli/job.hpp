@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "tac3map/ccs.hpp"
 #include "tac3map/machine.hpp"
+#include "tac3map/initial_mapping.hpp"
 #include "tac3map/mapping.hpp"
 #include "tac3map/model.hpp"
 #include "tac3map/objective.hpp"
@@ -42,6 +43,13 @@ struct Job {
   Mapping mapping(const std::string& nameOrFile, int coresPerNode = 0) const;
 
   int ranksPerNode() const { return model.ranksPerNode; }
+  // --init auto (initial_mapping.hpp): the best by `objective` of identity, round-robin
+  // (several ranks per node), tofu-default (Tofu boxes) and a hop-bytes search.
+  ChosenStart autoStart(ObjectiveKind objective, const Schedule& schedule,
+                        std::uint64_t seed) const;
+  // A start by --init value: auto, random (seeded by `seed`), a name or a file.
+  Mapping start(const std::string& init, ObjectiveKind objective, const Schedule& schedule,
+                std::uint64_t seed) const;
   Scores score(const Mapping& mapping) const {
     return evaluate(problem, router, mapping, machine.linkBandwidth);
   }

@@ -75,8 +75,9 @@ int main(int argc, char** argv) {
   mapCmd->add_option("--seed", map.seed, "random seed")->capture_default_str();
   mapCmd
       ->add_option("--init", map.init,
-                   "start: identity | random (seeded by --seed) | random:SEED | tofu-default | "
-                   "a mapping file")
+                   "start: auto (the best of identity, round-robin, tofu-default and a "
+                   "hop-bytes search, by the objective) | identity | round-robin | random "
+                   "(seeded by --seed) | random:SEED | tofu-default | a mapping file")
       ->capture_default_str();
   mapCmd
       ->add_option("--moves", map.moves,

@@ -28,6 +28,8 @@ using nlohmann::json;
 
 struct Case {
   std::string trace, machine, shape, offset;
+  int ranksPerNode = 1;
+  int engines = 0;  // 0: the machine file's
 };
 
 // One point of the cross product. Baselines (named mappings) do not depend on the seed,
@@ -39,6 +41,7 @@ struct Entry {
   std::uint64_t seed = 0;
   Schedule schedule;
   int chains = 1;
+  std::string init = "auto";
   json key;  // what identifies the entry in the output file
 };
 
@@ -139,6 +142,21 @@ json singleton(const json& value) {
   return value.is_array() ? value : json::array({value});
 }
 
+// An optional top-level key holding an integer or a list of integers from `low` to `high`.
+std::vector<int> integerList(const json& doc, const char* key, int fallback, int low, int high,
+                             const std::string& path) {
+  if (!doc.contains(key)) return {fallback};
+  std::vector<int> values;
+  for (const json& v : singleton(doc[key])) {
+    if (!v.is_number_integer() || v.get<long long>() < low || v.get<long long>() > high)
+      failIn(path, std::string(key) + ": expected integers from " + std::to_string(low) +
+                       " to " + std::to_string(high));
+    values.push_back(v.get<int>());
+  }
+  if (values.empty()) failIn(path, std::string(key) + ": expected at least one value");
+  return values;
+}
+
 Spec readSpec(const std::string& path) {
   const json doc = loadJson(path);
   if (!doc.is_object()) failIn(path, "top level: expected a JSON object");
@@ -157,6 +175,21 @@ Spec readSpec(const std::string& path) {
     addCases(arrayField(doc, "traces", path), arrayField(doc, "machines", path),
              arrayField(doc, "boxes", path), base, "", path, spec.cases);
   }
+  // Ranks per node and injection engines multiply the cases.
+  const std::vector<int> ranksPerNode = integerList(doc, "ranks_per_node", 1, 1, 4096, path);
+  const std::vector<int> engines = integerList(doc, "engines", 0, 1, 64, path);
+  std::vector<Case> expanded;
+  for (const Case& c : spec.cases)
+    for (int k : ranksPerNode)
+      for (int e : engines) {
+        Case with = c;
+        with.ranksPerNode = k;
+        with.engines = e;
+        expanded.push_back(with);
+      }
+  spec.cases = expanded;
+  std::string init = "auto";
+  if (doc.contains("init")) init = stringAt(doc["init"], "init", path);
   if (doc.contains("iteration")) spec.iteration = doc["iteration"].get<int>();
   if (doc.contains("eager_sends")) spec.eagerSends = doc["eager_sends"].get<bool>();
 
@@ -201,10 +234,13 @@ Spec readSpec(const std::string& path) {
   }
   for (std::size_t c = 0; c < spec.cases.size(); ++c) {
     const Case& where = spec.cases[c];
-    const json caseKey = {{"trace", where.trace},
-                          {"machine", where.machine},
-                          {"shape", where.shape},
-                          {"offset", where.offset}};
+    json caseKey = {{"trace", where.trace},
+                    {"machine", where.machine},
+                    {"shape", where.shape},
+                    {"offset", where.offset}};
+    // Only when set, so that result files of earlier sweeps keep their keys.
+    if (where.ranksPerNode != 1) caseKey["ranks_per_node"] = where.ranksPerNode;
+    if (where.engines != 0) caseKey["engines"] = where.engines;
     for (const json& objective : objectives) {
       Entry e;
       e.caseIndex = c;
@@ -227,6 +263,8 @@ Spec readSpec(const std::string& path) {
             e.key["seed"] = seed;
             e.key["schedule"] = written;
             e.key["chains"] = k;
+            e.init = init;
+            e.key["init"] = init;
             spec.entries.push_back(e);
           }
     }
@@ -278,9 +316,11 @@ json runEntry(const Entry& e, const Job& job) {
     result["scores"] = scoresJson(job.score(mapping));
     return result;
   }
+  const ObjectiveKind objective = parseObjective(e.objective);
   const ChainsResult run =
-      annealChains(job.problem, job.router, parseObjective(e.objective),
-                   identityMapping(job.sets.tasks, job.box), e.schedule, e.seed, e.chains, 1);
+      annealChains(job.problem, job.router, objective,
+                   job.start(e.init, objective, e.schedule, e.seed), e.schedule, e.seed,
+                   e.chains, 1);
   const SearchResult& best = run.chains[run.best];
   std::uint64_t trials = 0;
   for (const SearchResult& chain : run.chains) trials += chain.trials;
@@ -385,7 +425,8 @@ int runSweep(const SweepOptions& o) {
       const Case& where = spec.cases[c];
       try {
         jobs[c] =
-            std::make_unique<Job>(BoxInput{where.machine, where.shape, where.offset, ""},
+            std::make_unique<Job>(BoxInput{where.machine, where.shape, where.offset, "",
+                                           where.ranksPerNode, where.engines},
                                   TraceInput{where.trace, spec.iteration, spec.eagerSends, ""});
       } catch (const std::exception& e) {
         jobErrors[c] = e.what();

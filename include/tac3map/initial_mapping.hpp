@@ -1,0 +1,36 @@
+// The start of the search. `--init auto` scores every start that applies (identity, the
+// launcher's round-robin with several ranks per node, Tofu's logical 3D torus view, and a
+// hop-bytes (tahb) search, whose short routes are a good start for a contention search)
+// with the chosen objective and starts from the best: a single-move search cannot leave a
+// start whose every neighbour is worse, so the start decides where it ends up.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tac3map/annealer.hpp"
+#include "tac3map/mapping.hpp"
+#include "tac3map/objective.hpp"
+
+namespace tac3map {
+
+struct StartCandidate {
+  std::string name;
+  Mapping mapping;
+  ExactScores scores;
+};
+
+struct ChosenStart {
+  std::vector<StartCandidate> candidates;  // in the order tried
+  std::size_t chosen = 0;                  // lowest objective, the first on ties
+
+  const StartCandidate& best() const { return candidates[chosen]; }
+};
+
+// Scores `named` starts and, unless the objective is tahb itself, adds the hop-bytes search
+// from the first of them (same schedule, `seed`; name "tahb-search"); picks the lowest.
+ChosenStart chooseStart(const Problem& problem, const Router& router, ObjectiveKind objective,
+                        std::vector<std::pair<std::string, Mapping>> named,
+                        const Schedule& schedule, std::uint64_t seed);
+
+}  // namespace tac3map
