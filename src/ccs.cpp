@@ -162,6 +162,16 @@ class LevelSimulation {
     waiters_.resize(comms.size());
   }
 
+  // The floors of the barriers that were released (ascending).
+  std::vector<int> barrierLevels() const {
+    std::vector<int> levels;
+    for (const Barrier& b : barriers_)
+      if (b.released) levels.push_back(b.floor);
+    std::sort(levels.begin(), levels.end());
+    levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
+    return levels;
+  }
+
   void run() {
     for (int rank = 0; rank < trace_.ranks; ++rank) runnable_.push_back(rank);
     while (!runnable_.empty()) {
@@ -377,6 +387,13 @@ std::vector<std::vector<Communication>> splitLevels(std::vector<Communication> c
 
 }  // namespace
 
+bool CcsSet::barrierBetween(std::size_t t) const {
+  if (t + 1 >= sets.size() || sets[t].empty() || sets[t + 1].empty()) return false;
+  const int before = sets[t].front().level, after = sets[t + 1].front().level;
+  const auto f = std::upper_bound(barrierLevels.begin(), barrierLevels.end(), before);
+  return f != barrierLevels.end() && *f <= after;
+}
+
 std::size_t CcsSet::communicationCount() const {
   std::size_t count = 0;
   for (const auto& set : sets) count += set.size();
@@ -395,9 +412,11 @@ CcsSet extractCcs(const Trace& original, const CcsOptions& options) {
   const Trace& trace = collectives ? expanded : original;
   std::vector<std::vector<Posted>> posted;
   std::vector<Communication> comms = matchSides(trace, posted);
-  LevelSimulation(trace, posted, comms, options).run();
+  LevelSimulation levels(trace, posted, comms, options);
+  levels.run();
   CcsSet result;
   result.tasks = trace.ranks;
+  result.barrierLevels = levels.barrierLevels();
   result.sets = splitLevels(std::move(comms), options.engines > 1);
   return result;
 }

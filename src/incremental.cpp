@@ -53,20 +53,28 @@ std::size_t Placement::mostIncident() const {
   return most;
 }
 
-Tac3Totals::Tac3Totals(const Problem& problem) : cost_(problem.ccsCount, 0), bound_(problem.bound) {
+Tac3Totals::Tac3Totals(const Problem& problem)
+    : cost_(problem.ccsCount, 0),
+      bound_(problem.bound),
+      overlap_(problem.ccsCount > problem.realCcsCount),
+      first_(problem.overlapFirst) {
   for (std::uint64_t bound : bound_) boundTotal_ += bound;
 }
 
 void Tac3Totals::sumCosts() {
   total_ = 0;
   for (std::uint64_t cost : cost_) total_ += cost;
+  for (std::size_t u = 0; u < first_.size(); ++u)
+    if (first_[u] >= 0) total_ -= std::max(cost_[first_[u]], cost_[first_[u] + 1]);
+  proposed_ = cost_;
 }
 
 Tac3Objective::Tac3Objective(const Problem& problem, const Router& router, const Mapping& mapping)
     : IncrementalObjective(problem, router, mapping),
       Tac3Totals(problem),
       links_(router, problem.model),
-      linkLimit_(links_.limit()) {
+      linkLimit_(links_.limit()),
+      realComms_(static_cast<int>(problem.realCommunications)) {
   const int ccsCount = problem.ccsCount;
   const std::size_t n = problem.communicationCount();
   load_.assign(static_cast<std::size_t>(ccsCount) * linkLimit_, 0);
@@ -108,7 +116,7 @@ Tac3Objective::Tac3Objective(const Problem& problem, const Router& router, const
 
 TahbObjective::TahbObjective(const Problem& problem, const Router& router, const Mapping& mapping)
     : IncrementalObjective(problem, router, mapping) {
-  for (std::size_t c = 0; c < problem.communicationCount(); ++c) {
+  for (std::size_t c = 0; c < problem.realCommunications; ++c) {
     const Ends e = endsNow(static_cast<int>(c));
     total_ += problem.bytes[c] * static_cast<std::uint64_t>(router.hops(e.p, e.q));
   }

@@ -24,7 +24,7 @@ LinkLoads::LinkLoads(const Problem& problem, const Router& router, const Mapping
       ++load.messages;
       load.largest = std::max(load.largest, problem.bytes[c]);
       hops_[c] += model.isNetwork(l);
-    });
+    }, c < problem.realCommunications);  // unions load network links only (objective.hpp)
   }
 }
 

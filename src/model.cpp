@@ -25,7 +25,7 @@ const char* overlapName(Overlap overlap) {
   return "?";
 }
 
-Model makeModel(const Machine& machine, int engines, int ranksPerNode) {
+Model makeModel(const Machine& machine, int engines, int ranksPerNode, Overlap overlap) {
   if (engines < 0 || engines > 64) throw InputError("--engines must be from 1 to 64");
   if (ranksPerNode < 1 || ranksPerNode > 4096)
     throw InputError("--ranks-per-node must be from 1 to 4096");
@@ -36,6 +36,7 @@ Model makeModel(const Machine& machine, int engines, int ranksPerNode) {
   model.injectionBandwidth =
       machine.injectionBandwidth > 0 ? machine.injectionBandwidth : machine.linkBandwidth;
   model.intraNodeBandwidth = machine.intraNodeBandwidth;
+  model.overlap = overlap;
   // linkWeight / nodeWeight = E x B_inj / B as the closest fraction with a denominator of at
   // most 64 (exact for every machine file shipped: the ratio is a whole number there).
   const double ratio = model.engines * model.injectionBandwidth / model.linkBandwidth;

@@ -44,8 +44,8 @@ Prediction predict(const Problem& problem, const Router& router, const Mapping& 
                    const PredictModel& model, double localWork) {
   const LinkLoads loads(problem, router, mapping);
   Prediction p;
-  p.ccs.resize(problem.ccsCount);
-  for (std::size_t c = 0; c < problem.communicationCount(); ++c) {
+  p.ccs.resize(problem.realCcsCount);
+  for (std::size_t c = 0; c < problem.realCommunications; ++c) {
     const int t = problem.ccs[c];
     const double contention = loads.contention(c);
     const double seconds = communicationSeconds(model, loads, problem, c, contention);
@@ -69,12 +69,12 @@ std::vector<BarrierAdvice> barrierAdvice(const Problem& problem, const Router& r
   const LinkLoads loads(problem, router, mapping);
   const double weight = problem.model.linkWeight;
   std::vector<BarrierAdvice> advice;
-  for (int t = 0; t + 1 < problem.ccsCount; ++t) {
+  for (int t = 0; t + 1 < problem.realCcsCount; ++t) {
     BarrierAdvice a;
     a.after = t;
     a.barrier = barrierSeconds;
     double alone = 0, overlapped = 0;
-    for (std::size_t c = 0; c < problem.communicationCount(); ++c) {
+    for (std::size_t c = 0; c < problem.realCommunications; ++c) {
       if (problem.ccs[c] != t + 1) continue;
       std::uint64_t own = 0, both = 0;
       for (LinkId l : loads.links(c)) {

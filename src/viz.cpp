@@ -76,8 +76,8 @@ std::vector<std::map<LinkId, int>> linkLoads(const Problem& problem, const Route
                                              const Mapping& mapping) {
   // The score's loads (link_loads.hpp), network links only: engines are not drawn.
   const LinkLoads all(problem, router, mapping);
-  std::vector<std::map<LinkId, int>> loads(problem.ccsCount);
-  for (int t = 0; t < problem.ccsCount; ++t)
+  std::vector<std::map<LinkId, int>> loads(problem.realCcsCount);
+  for (int t = 0; t < problem.realCcsCount; ++t)
     for (const auto& [link, load] : all.ofCcs(t))
       if (all.isNetwork(link)) loads[t][link] = static_cast<int>(load.messages);
   return loads;
@@ -150,7 +150,7 @@ std::string renderSvg(const Machine& machine, const Box& box, const Router& rout
              40.0,   48.0};
   const bool labels = cell >= 14;
   const double panelWidth = g.width() + g.left + 20, panelHeight = g.height() + g.top + 24;
-  const int panels = options.aggregateOnly ? 1 : problem.ccsCount + 1;
+  const int panels = options.aggregateOnly ? 1 : problem.realCcsCount + 1;
   const double headerHeight = 92;
   const double width = panelWidth * static_cast<double>(mappings.size()) + 20;
   const double height = headerHeight + panelHeight * panels + 10;
@@ -191,7 +191,7 @@ std::string renderSvg(const Machine& machine, const Box& box, const Router& rout
     std::vector<int> taskAt(box.nodeCount, -1);
     for (int task = 0; task < mapping.tasks(); ++task) taskAt[mapping.nodeOfTask[task]] = task;
     for (int p = 0; p < panels; ++p) {
-      const bool all = options.aggregateOnly || p == problem.ccsCount;
+      const bool all = options.aggregateOnly || p == problem.realCcsCount;
       const std::map<LinkId, int>& shown = all ? aggregate : loads[p];
       int worst = 0;
       for (const auto& [link, load] : shown) worst = std::max(worst, load);

@@ -77,10 +77,12 @@ class Cli : public ::testing::Test {
 
 const std::string kFx10 = "--machine topologies/fx10.json";
 const std::string kCg64 = "--trace examples/cg64-sendrecv.trace";
+// The paper's model (these CG traces have no barriers; by default their phases overlap).
+const std::string kPaperModel = " --engines 1 --overlap none";
 
 TEST_F(Cli, MapWritesMappingAndReport) {
-  const Outcome r = run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --seed 3 -o " +
-                        out("cg.map") + " --report " + out("cg.json"));
+  const Outcome r = run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + kPaperModel +
+                        " --seed 3 -o " + out("cg.map") + " --report " + out("cg.json"));
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.out.find("stopped: lower-bound"), std::string::npos) << r.out;
   const auto report = nlohmann::json::parse(slurp(out("cg.json")));
@@ -160,11 +162,12 @@ TEST_F(Cli, ProgressLineOnlyOnATerminal) {
 
 TEST_F(Cli, ScoreTableHasOneRowPerMappingInOrderAndMarksTheBest) {
   ASSERT_EQ(
-      run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --trials 100 -o " + out("a.map"))
+      run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + kPaperModel + " --trials 100 -o " +
+          out("a.map"))
           .exitCode,
       0);
-  const Outcome r = run("score " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " random:5 " +
-                        out("a.map") + " identity tofu-default");
+  const Outcome r = run("score " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + kPaperModel +
+                        " random:5 " + out("a.map") + " identity tofu-default");
   ASSERT_EQ(r.exitCode, 0) << r.err;
   std::istringstream lines(r.out);
   std::vector<std::string> rows;
@@ -212,10 +215,12 @@ TEST_F(Cli, ScoreCsvCarriesTheJsonValues) {
 }
 
 TEST_F(Cli, InitFromFileContinuesFromThatMapping) {
-  ASSERT_EQ(run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " -o " + out("a.map")).exitCode,
+  ASSERT_EQ(run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + kPaperModel + " -o " +
+                out("a.map"))
+                .exitCode,
             0);
-  const Outcome r = run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --init " +
-                        out("a.map") + " -o " + out("b.map"));
+  const Outcome r = run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + kPaperModel +
+                        " --init " + out("a.map") + " -o " + out("b.map"));
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.out.find("search: 0 trials"), std::string::npos) << r.out;  // already at the bound
   EXPECT_EQ(slurp(out("a.map")), slurp(out("b.map")));

@@ -26,9 +26,10 @@ Machine withEngines(Machine m, int engines, double injectionBandwidth) {
 }
 
 // Random CCSs in which a task may send and receive several messages (as a level does with
-// several engines), sizes from a small set.
+// several engines), sizes from a small set; levels 0, 1, ... with a barrier before level 2.
 Problem randomProblem(int tasks, int ccsCount, Rng& rng, const Model& model) {
   CcsSet sets;
+  sets.barrierLevels = {2};
   sets.tasks = tasks;
   const std::uint64_t sizes[] = {1024, 4096, 65536, 65536};
   for (int t = 0; t < ccsCount; ++t) {
@@ -40,6 +41,7 @@ Problem randomProblem(int tasks, int ccsCount, Rng& rng, const Model& model) {
       int dst = static_cast<int>(rng.below(tasks - 1));
       if (dst >= src) ++dst;
       set.push_back({src, dst, oneSize ? 65536 : sizes[rng.below(4)]});
+      set.back().level = t;
     }
     sets.sets.push_back(set);
   }
@@ -237,10 +239,20 @@ int randomMoves(const Machine& machine, const std::string& shape, const Model& m
 struct ModelCase {
   int engines, k;
   double ratio;
+  Overlap overlap = Overlap::None;
 };
 
-const ModelCase kCases[] = {{4, 1, 1.0}, {6, 1, 1.0}, {1, 2, 1.0}, {4, 2, 1.0},
-                            {4, 4, 1.0}, {2, 2, 0.75}, {1, 1, 0.5}, {6, 4, 1.6}};
+const ModelCase kCases[] = {{4, 1, 1.0},
+                            {6, 1, 1.0},
+                            {1, 2, 1.0},
+                            {4, 2, 1.0},
+                            {4, 4, 1.0},
+                            {2, 2, 0.75},
+                            {1, 1, 0.5},
+                            {6, 4, 1.6},
+                            {1, 1, 1.0, Overlap::Adjacent},
+                            {4, 2, 1.0, Overlap::Auto},
+                            {4, 1, 1.0, Overlap::Adjacent}};
 
 TEST(Model, Tac3EngineEqualsReferenceAfterEveryMove) {
   const Machine fx10 = testing::fx10();
@@ -248,9 +260,10 @@ TEST(Model, Tac3EngineEqualsReferenceAfterEveryMove) {
   for (const ModelCase& c : kCases)
     for (const char* shape : {"2x2x2x2x3x2", "1x2x4x2x3x2"}) {
       SCOPED_TRACE(std::string(shape) + " engines " + std::to_string(c.engines) + " K " +
-                   std::to_string(c.k) + " ratio " + std::to_string(c.ratio));
+                   std::to_string(c.k) + " ratio " + std::to_string(c.ratio) + " overlap " +
+                   overlapName(c.overlap));
       const Machine m = withEngines(fx10, c.engines, fx10.linkBandwidth * c.ratio);
-      const Model model = makeModel(m, 0, c.k);
+      const Model model = makeModel(m, 0, c.k, c.overlap);
       rejected += randomMoves<Tac3Objective>(m, shape, model, 60 * c.k,
                                  [](std::uint64_t value, std::uint64_t secondary,
                                     const ExactScores& ref) {
@@ -278,6 +291,38 @@ TEST(Model, TahbAndRmattEnginesEqualReferenceWithSeveralRanksPerNode) {
   }
 }
 
+// Phase overlap: a union set per overlapping pair of consecutive CCSs (none across the
+// barrier with auto), and its term is what the two CCSs add to each other's busiest links.
+TEST(Model, OverlapChargesWhatConsecutiveCcssAddToEachOther) {
+  const Machine line = testing::simpleMachine({4}, {false});
+  const Box box = makeBox(line, "4");
+  const Router router(line, box);
+  CcsSet sets;
+  sets.tasks = 4;
+  // 0->2 (links 0>1, 1>2) in CCS 0 at level 0; 1->3 (1>2, 2>3) in CCS 1 at level 1; a
+  // barrier before level 2, then 0->2 again in CCS 2.
+  sets.sets = {{{0, 2, 100}}, {{1, 3, 100}}, {{0, 2, 100}}};
+  for (int t = 0; t < 3; ++t) sets.sets[t][0].level = t;
+  sets.barrierLevels = {2};
+  EXPECT_FALSE(sets.barrierBetween(0));
+  EXPECT_TRUE(sets.barrierBetween(1));
+  const Mapping identity = identityMapping(4, box);
+  const double b = line.linkBandwidth;
+  const Problem none = makeProblem(sets, makeModel(line, 1, 1, Overlap::None));
+  const Problem adjacent = makeProblem(sets, makeModel(line, 1, 1, Overlap::Adjacent));
+  const Problem automatic = makeProblem(sets, makeModel(line, 1, 1, Overlap::Auto));
+  EXPECT_EQ(adjacent.ccsCount, 5);   // two unions
+  EXPECT_EQ(automatic.ccsCount, 4);  // none across the barrier
+  EXPECT_DOUBLE_EQ(evaluate(none, router, identity, b).tac3, 300 / b);
+  // The union of CCS 0 and 1 has two messages on link 1>2: 200 - max(100, 100) more.
+  EXPECT_DOUBLE_EQ(evaluate(automatic, router, identity, b).tac3, 400 / b);
+  EXPECT_DOUBLE_EQ(evaluate(adjacent, router, identity, b).tac3, 500 / b);
+  // tahb and the link counts see the trace's messages only.
+  EXPECT_EQ(evaluateExact(adjacent, router, identity).tahbByteHops,
+            evaluateExact(none, router, identity).tahbByteHops);
+  EXPECT_EQ(evaluateExact(adjacent, router, identity).maxLinkMessages, 1);
+}
+
 TEST(Model, CompactEngineOnlyInThePapersSetting) {
   const Machine fx10 = testing::fx10();
   const Box box = makeBox(fx10, "2x2x2x2x3x2");
@@ -288,6 +333,8 @@ TEST(Model, CompactEngineOnlyInThePapersSetting) {
   EXPECT_TRUE(CompactTac3Objective::fits(makeProblem(sets, makeModel(fx10, 1)), router));
   EXPECT_FALSE(CompactTac3Objective::fits(makeProblem(sets, makeModel(fx10, 4)), router));
   EXPECT_FALSE(CompactTac3Objective::fits(makeProblem(sets, makeModel(fx10, 1, 2)), router));
+  EXPECT_FALSE(CompactTac3Objective::fits(
+      makeProblem(sets, makeModel(fx10, 1, 1, Overlap::Adjacent)), router));
 }
 
 // The annealer with several ranks per node: a valid mapping (distinct slots, at most K per

@@ -39,37 +39,15 @@ ALL_CASES="stencil-2x2x2x2x3x2 stencil-1x2x4x2x3x2 stencil-4x2x1x2x3x2 cg64 cg64
 CASES=${CASES:-$ALL_CASES}
 OUT=${1:-$(mktemp -d /tmp/tac3map-validate.XXXXXX)}
 
-# SMPI as a plain flow-level max-min network (docs/validation.md): CM02 without its TCP
-# cross-traffic, no SMPI bandwidth/latency factors, eager (detached) sends up to 64 KiB and
-# rendezvous above, so the 256 KiB and 1 MiB messages here are rendezvous as tac3map assumes.
-SMPI_CFG=(--cfg=network/model:CM02 --cfg=network/crosstraffic:0
-          --cfg=smpi/bw-factor:1 --cfg=smpi/lat-factor:1
-          --cfg=smpi/async-small-thresh:0 --cfg=smpi/send-is-detached-thresh:65536
-          --cfg=smpi/host-speed:1e9
-          # quiet, except the replay's closing line, stamped with the clock to 1e-12 s
-          # (its own "Simulation time" has only microseconds)
-          --log=root.thres:warning --log=smpi_replay.thres:info
-          '--log=smpi_replay.fmt:clock=%.12r%e%m%n')
+source "$here/common.sh"   # SMPI_CFG, cg_trace, simulate
 
 command -v "$SMPIRUN" >/dev/null || { echo "validate.sh: $SMPIRUN not found (apt-get install libsimgrid-dev)" >&2; exit 1; }
 command -v "$PYTHON" >/dev/null || { echo "validate.sh: $PYTHON not found" >&2; exit 1; }
 [ -x "$TAC3MAP" ] || { echo "validate.sh: $TAC3MAP is not built" >&2; exit 1; }
 mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)   # smpirun runs in the case folder
 CSV=$OUT/validation.csv
 echo "case,shape,engines,ranks_per_node,mapping,tac3_seconds,tac3_lower_bound,tahb,max_link_messages,predicted_seconds,simulated_seconds" > "$CSV"
-
-# A CG trace with a barrier after every exchange: `gen cg --barriers` when tac3map has it,
-# else a barrier line after each rank's sendrecv.
-cg_trace() {  # ranks barriers(0|1) file
-  if [ "$2" = 1 ] && "$TAC3MAP" gen cg --help 2>/dev/null | grep -q -- '--barriers'; then
-    "$TAC3MAP" gen cg --ranks "$1" --bytes 1048576 --variant sendrecv --barriers -o "$3"
-  elif [ "$2" = 1 ]; then
-    "$TAC3MAP" gen cg --ranks "$1" --bytes 1048576 --variant sendrecv |
-      awk '{ print } $2 == "sendrecv" { print $1 " barrier" }' > "$3"
-  else
-    "$TAC3MAP" gen cg --ranks "$1" --bytes 1048576 --variant sendrecv -o "$3"
-  fi
-}
 
 # Writes the case's trace to $1 and prints its box.
 make_case() {  # case trace-file
@@ -128,14 +106,8 @@ for name in $CASES; do
         hosts=$dir/${label//:/-}.hosts
         "$TAC3MAP" platform "${box[@]}" "${platform_flags[@]}" --trace "$base/trace.trace" "$mapping" \
           -o "$dir/platform.xml" --hostfile "$hosts" >/dev/null
-        ranks=$(wc -l < "$hosts")
-        log=${hosts%.hosts}.smpi.log
-        # SMPI opens the index's rank files relative to its working folder.
-        (cd "$base" && "$SMPIRUN" -platform "$dir/platform.xml" -hostfile "$hosts" -np "$ranks" \
-           -replay trace.ti "${SMPI_CFG[@]}") > "$log" 2>&1 ||
-          { echo "validate.sh: smpirun failed, see $log" >&2; exit 1; }
-        simulated=$(sed -n 's/^clock=\([0-9.e+-]*\) Simulation time.*/\1/p' "$log" | tail -1)
-        [ -n "$simulated" ] || { echo "validate.sh: no simulation time in $log" >&2; exit 1; }
+        simulated=$(simulate "$dir/platform.xml" "$hosts" "$base/trace.ti" "${hosts%.hosts}.smpi.log") ||
+          { echo "validate.sh: simulation of $name $label failed" >&2; exit 1; }
         # scores.csv: mapping,tac3,tac3_lower_bound,tahb,rmatt_o2f,max_link_messages,avg_hops[,predicted_seconds]
         sed -n "${line}p" "$dir/scores.csv" | awk -F, -v c="$name" -v s="$shape" -v e="$engines" \
           -v k="$k" -v m="$label" -v t="$simulated" \

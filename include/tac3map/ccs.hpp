@@ -38,6 +38,12 @@ struct CcsOptions {
 struct CcsSet {
   int tasks = 0;
   std::vector<std::vector<Communication>> sets;  // ordered by level, then split order
+  // Levels at which a barrier released every rank: a set of level >= f cannot start before
+  // every set of level < f has finished.
+  std::vector<int> barrierLevels;
+
+  // Whether a barrier separates set t from set t + 1.
+  bool barrierBetween(std::size_t t) const;
 
   std::size_t communicationCount() const;
 };

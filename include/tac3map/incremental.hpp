@@ -170,6 +170,8 @@ class Tac3Totals {
   void beginProposal() {
     delta_ = 0;
     pairsDelta_ = 0;
+    for (int t : settled_) proposed_[t] = cost_[t];
+    settled_.clear();
   }
   // The most the CCSs not yet evaluated could still lower the value by: each to its bound.
   std::int64_t initialSlack() const { return static_cast<std::int64_t>(total_ - boundTotal_); }
@@ -180,11 +182,22 @@ class Tac3Totals {
   // whatever the CCSs not yet evaluated do. limit() is called only when the rise is positive.
   template <class Limit>
   bool certainlyTooHigh(int t, std::uint64_t cost, std::int64_t slack, Limit&& limit) const {
+    // With phase overlap a union's term can fall when its CCSs' costs rise: no early verdict.
+    if (overlap_) return false;
     const std::int64_t atLeast = delta_ + static_cast<std::int64_t>(cost - cost_[t]) - slack;
     return atLeast > 0 && static_cast<double>(atLeast) >= limit();
   }
+  // CCSs are settled in ascending order, so a union (its index is above both of its CCSs')
+  // sees their new costs.
   void settle(int t, std::uint64_t newCost) {
     delta_ += static_cast<std::int64_t>(newCost - cost_[t]);
+    if (!overlap_) return;
+    proposed_[t] = newCost;
+    settled_.push_back(t);
+    const int a = first_[t];
+    if (a >= 0)
+      delta_ -= static_cast<std::int64_t>(std::max(proposed_[a], proposed_[a + 1])) -
+                static_cast<std::int64_t>(std::max(cost_[a], cost_[a + 1]));
   }
   void commitTotals() {
     total_ += static_cast<std::uint64_t>(delta_);
@@ -193,6 +206,12 @@ class Tac3Totals {
 
   std::vector<std::uint64_t> cost_, bound_;  // per CCS
   std::uint64_t total_ = 0, boundTotal_ = 0;
+  // Phase overlap (objective.hpp): per CCS its union's first CCS (-1: not a union), the costs
+  // of the proposal so far, and the CCSs it has settled.
+  bool overlap_ = false;
+  std::vector<int> first_;
+  std::vector<std::uint64_t> proposed_;
+  std::vector<int> settled_;
   std::uint64_t sharedPairs_ = 0;
   std::int64_t delta_ = 0, pairsDelta_ = 0;  // of the proposed move
 };
@@ -251,6 +270,7 @@ class Tac3Objective : public IncrementalObjective<Tac3Objective>, public Tac3Tot
 
   ModelLinks links_;  // network links, and engines when the model charges nodes
   LinkId linkLimit_;
+  int realComms_;  // communications from here on are union copies: network links only
   std::vector<std::uint32_t> load_;  // t * links + l: weighted messages of CCS t on link l
   std::vector<int> groupOf_;         // per communication
   std::vector<int> groupBegin_;      // CCS t owns groups groupBegin_[t] .. groupBegin_[t+1]
@@ -287,6 +307,7 @@ class TahbObjective : public IncrementalObjective<TahbObjective> {
     move_ = placement_.makeMove(task, node);
     delta_ = 0;
     placement_.forEachAffected(move_, [&](int c) {
+      if (static_cast<std::size_t>(c) >= problem_.realCommunications) return;  // union copies
       const Ends now = endsNow(c), after = endsAfter(c);
       delta_ += static_cast<std::int64_t>(problem_.bytes[c]) *
                 (router_.hops(after.p, after.q) - router_.hops(now.p, now.q));
@@ -399,7 +420,7 @@ bool Tac3Objective::evaluateSingleClass(int t, const int* first, const int* last
       seen[l] = stamp;
       load[l] = before - w;
       pairs -= static_cast<std::int64_t>(before - w) * w;
-    });
+    }, *c < realComms_);
   }
   const int g = groupBegin_[t];
   const std::uint32_t oldMax = maxLoad_[g];
@@ -415,7 +436,7 @@ bool Tac3Objective::evaluateSingleClass(int t, const int* first, const int* last
       load[l] = before + w;
       pairs += static_cast<std::int64_t>(before) * w;
       addedTop = std::max(addedTop, before + w);
-    });
+    }, *c < realComms_);
     tooHighNow = addedTop > oldMax && tooHigh(groupBytes_[g] * addedTop);
   }
   segment.first = touchedCount_;
@@ -477,7 +498,7 @@ inline void Tac3Objective::addRoute(int c, Ends e) {
     }
     load[l] = before + w;
     sharedPairs_ += static_cast<std::uint64_t>(before) * w;
-  });
+  }, c < realComms_);
 }
 
 inline void Tac3Objective::removeRoute(int c, Ends e) {
@@ -494,7 +515,7 @@ inline void Tac3Objective::removeRoute(int c, Ends e) {
     sharedPairs_ -= static_cast<std::uint64_t>(before - w) * w;
     for (int k = first; k < last; ++k)
       if (useOffset_[k] < 0 || use_[useOffset_[k] + l] > 0) ++hist_[histOffset_[k] + before - w];
-  });
+  }, c < realComms_);
 }
 
 inline std::uint64_t Tac3Objective::settleCost(int t) {
@@ -543,6 +564,7 @@ inline void Tac3Objective::discard() {
 }
 
 inline void RmattObjective::removeRoute(int c, Ends e) {
+  if (static_cast<std::size_t>(c) >= problem_.realCommunications) return;  // union copies
   const std::uint64_t bytes = problem_.bytes[c];
   int hops = 0;
   router_.forEachLink(e.p, e.q, [&](LinkId l) {
@@ -554,6 +576,7 @@ inline void RmattObjective::removeRoute(int c, Ends e) {
 }
 
 inline void RmattObjective::addRoute(int c, Ends e) {
+  if (static_cast<std::size_t>(c) >= problem_.realCommunications) return;  // union copies
   const std::uint64_t bytes = problem_.bytes[c];
   int hops = 0;
   router_.forEachLink(e.p, e.q, [&](LinkId l) {

@@ -23,7 +23,9 @@
 
 namespace tac3map {
 
-// How consecutive CCSs may overlap in time (only `none` is modelled so far).
+// Whether consecutive CCSs may be in flight together (docs/model.md): none (the paper: each
+// CCS starts when the previous one has finished), adjacent (every two consecutive CCSs may
+// overlap), auto (adjacent where no barrier separates them, else none).
 enum class Overlap { None, Adjacent, Auto };
 Overlap parseOverlap(const std::string& name);  // none | adjacent | auto
 const char* overlapName(Overlap overlap);
@@ -34,15 +36,19 @@ struct Model {
   std::uint32_t linkWeight = 1, nodeWeight = 1;
   bool chargeNodes = false;  // whether the node term is evaluated (see nodeLinks())
   double linkBandwidth = 0, injectionBandwidth = 0, intraNodeBandwidth = 0;
+  Overlap overlap = Overlap::None;
 
   // The node term can matter: several engines, several ranks per node, or engines slower
   // than links. Otherwise it never changes a cost and is left out.
   bool nodeLinks() const { return chargeNodes; }
-  bool isPaperSetting() const { return !chargeNodes && ranksPerNode == 1; }
+  bool isPaperSetting() const {
+    return !chargeNodes && ranksPerNode == 1 && overlap == Overlap::None;
+  }
 };
 
 // The machine's model with command-line overrides: engines 0 = the machine file's value.
-Model makeModel(const Machine& machine, int engines = 0, int ranksPerNode = 1);
+Model makeModel(const Machine& machine, int engines = 0, int ranksPerNode = 1,
+                Overlap overlap = Overlap::None);
 
 // The link ids of the model: the router's network links [0, networkLimit), then one injection
 // link per node, then one ejection link per node (only when the model charges nodes).
@@ -69,14 +75,15 @@ class ModelLinks {
   int longestRoute() const { return router_.longestRoute() + (nodeLinks_ ? 2 : 0); }
 
   // Calls visit(link, weight) for each link a message from node p to node q loads: none when
-  // p == q, else its network route and, when the model charges nodes, p's injection and q's
-  // ejection link.
+  // p == q, else its network route and, when the model charges nodes and `withNodes`, p's
+  // injection and q's ejection link.
   template <class Visit>
-  [[gnu::always_inline]] inline void forEachLink(int p, int q, Visit&& visit) const {
+  [[gnu::always_inline]] inline void forEachLink(int p, int q, Visit&& visit,
+                                                 bool withNodes = true) const {
     if (p == q) return;
     const std::uint32_t w = linkWeight_;
     router_.forEachLink(p, q, [&](LinkId l) { visit(l, w); });
-    if (nodeLinks_) {
+    if (nodeLinks_ && withNodes) {
       visit(network_ + p, nodeWeight_);
       visit(network_ + nodes_ + q, nodeWeight_);
     }

@@ -356,7 +356,7 @@ int runPredict(const PredictOptionsCli& o) {
       << format("%.3g", job.machine.hopLatency) << " s\n";
   out << "ccs  messages  busiest_link  slowest            bytes       C    time[s]\n";
   std::vector<int> messages(p.ccs.size(), 0);
-  for (int t : job.problem.ccs) ++messages[t];
+  for (std::size_t c = 0; c < job.problem.realCommunications; ++c) ++messages[job.problem.ccs[c]];
   for (std::size_t t = 0; t < p.ccs.size(); ++t) {
     const CcsTime& c = p.ccs[t];
     char line[160];

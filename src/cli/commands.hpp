@@ -29,6 +29,7 @@ struct BoxInput {
   std::string nodes;     // node table (rankmap.hpp), optional
   int ranksPerNode = 1;  // K: MPI ranks (slots) per node
   int engines = 0;       // 0: the machine file's
+  std::string overlap = "none";  // none | adjacent | auto (docs/model.md: why none)
 };
 
 struct MapOptions {

@@ -40,7 +40,8 @@ Box jobBox(const Machine& machine, const BoxInput& input) {
 Job::Job(const BoxInput& boxInput, const TraceInput& traceInput)
     : machine(loadMachine(boxInput.machine)),
       box(jobBox(machine, boxInput)),
-      model(makeModel(machine, boxInput.engines, boxInput.ranksPerNode)),
+      model(makeModel(machine, boxInput.engines, boxInput.ranksPerNode,
+                      parseOverlap(boxInput.overlap))),
       trace(loadTrace(traceInput)),
       sets(ccsOf(trace, traceInput, model.engines)),
       problem(makeProblem(sets, model)),

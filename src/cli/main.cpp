@@ -53,6 +53,12 @@ void addBoxOptions(CLI::App& app, BoxInput& box) {
                  "injection engines per node (default: the machine file's \"injection\", else 1); "
                  "1 = the paper's model")
       ->check(CLI::Range(1, 64));
+  app.add_option("--overlap", box.overlap,
+                 "phases in flight together: none (the paper; measured best, docs/model.md) | "
+                 "adjacent (charge collisions of every two consecutive CCSs) | auto (adjacent "
+                 "unless a barrier separates them)")
+      ->check(CLI::IsMember({"none", "adjacent", "auto"}))
+      ->capture_default_str();
 }
 
 }  // namespace

@@ -30,6 +30,7 @@ struct Case {
   std::string trace, machine, shape, offset;
   int ranksPerNode = 1;
   int engines = 0;  // 0: the machine file's
+  std::string overlap = "none";
 };
 
 // One point of the cross product. Baselines (named mappings) do not depend on the seed,
@@ -190,6 +191,15 @@ Spec readSpec(const std::string& path) {
   spec.cases = expanded;
   std::string init = "auto";
   if (doc.contains("init")) init = stringAt(doc["init"], "init", path);
+  if (doc.contains("overlap")) {
+    const std::string overlap = stringAt(doc["overlap"], "overlap", path);
+    try {
+      parseOverlap(overlap);
+    } catch (const InputError& e) {
+      failIn(path, std::string("overlap: ") + e.what());
+    }
+    for (Case& c : spec.cases) c.overlap = overlap;
+  }
   if (doc.contains("iteration")) spec.iteration = doc["iteration"].get<int>();
   if (doc.contains("eager_sends")) spec.eagerSends = doc["eager_sends"].get<bool>();
 
@@ -241,6 +251,7 @@ Spec readSpec(const std::string& path) {
     // Only when set, so that result files of earlier sweeps keep their keys.
     if (where.ranksPerNode != 1) caseKey["ranks_per_node"] = where.ranksPerNode;
     if (where.engines != 0) caseKey["engines"] = where.engines;
+    if (where.overlap != "none") caseKey["overlap"] = where.overlap;
     for (const json& objective : objectives) {
       Entry e;
       e.caseIndex = c;
@@ -426,7 +437,7 @@ int runSweep(const SweepOptions& o) {
       try {
         jobs[c] =
             std::make_unique<Job>(BoxInput{where.machine, where.shape, where.offset, "",
-                                           where.ranksPerNode, where.engines},
+                                           where.ranksPerNode, where.engines, where.overlap},
                                   TraceInput{where.trace, spec.iteration, spec.eagerSends, ""});
       } catch (const std::exception& e) {
         jobErrors[c] = e.what();

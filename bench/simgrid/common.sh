@@ -1,0 +1,55 @@
+# Shared by bench/simgrid/validate.sh and bench/simgrid/peers.sh (sourced, not run).
+# Needs TAC3MAP and SMPIRUN set by the caller.
+
+# SMPI as a plain flow-level max-min network (docs/validation.md): CM02 without its TCP
+# cross-traffic, no SMPI bandwidth/latency factors, eager (detached) sends up to 64 KiB and
+# rendezvous above, so the 256 KiB and 1 MiB messages here are rendezvous as tac3map assumes.
+SMPI_CFG=(--cfg=network/model:CM02 --cfg=network/crosstraffic:0
+          --cfg=smpi/bw-factor:1 --cfg=smpi/lat-factor:1
+          --cfg=smpi/async-small-thresh:0 --cfg=smpi/send-is-detached-thresh:65536
+          --cfg=smpi/host-speed:1e9
+          # quiet, except the replay's closing line, stamped with the clock to 1e-12 s
+          # (its own "Simulation time" has only microseconds)
+          --log=root.thres:warning --log=smpi_replay.thres:info
+          '--log=smpi_replay.fmt:clock=%.12r%e%m%n')
+
+# A CG trace with a barrier after every exchange: `gen cg --barriers` when tac3map has it,
+# else a barrier line after each rank's sendrecv.
+cg_trace() {  # ranks barriers(0|1) file
+  if [ "$2" = 1 ] && "$TAC3MAP" gen cg --help 2>/dev/null | grep -q -- '--barriers'; then
+    "$TAC3MAP" gen cg --ranks "$1" --bytes 1048576 --variant sendrecv --barriers -o "$3"
+  elif [ "$2" = 1 ]; then
+    "$TAC3MAP" gen cg --ranks "$1" --bytes 1048576 --variant sendrecv |
+      awk '{ print } $2 == "sendrecv" { print $1 " barrier" }' > "$3"
+  else
+    "$TAC3MAP" gen cg --ranks "$1" --bytes 1048576 --variant sendrecv -o "$3"
+  fi
+}
+
+# The 4x4x4 periodic 7-point halo exchange with Isends (64 ranks, 256 KiB per message); with
+# barriers: `gen stencil --barriers` when tac3map has it, else a barrier line after each
+# rank's waitall.
+stencil_trace() {  # barriers(0|1) file
+  local gen=("$TAC3MAP" gen stencil --dims 4x4x4 --points 7 --periodic --bytes 262144 --variant isend)
+  if [ "$1" = 1 ] && "$TAC3MAP" gen stencil --help 2>/dev/null | grep -q -- '--barriers'; then
+    "${gen[@]}" --barriers -o "$2"
+  elif [ "$1" = 1 ]; then
+    "${gen[@]}" | awk '{ print } $2 == "waitall" { print $1 " barrier" }' > "$2"
+  else
+    "${gen[@]}" -o "$2"
+  fi
+}
+
+# Replays the TI trace INDEX (its rank files beside it) on PLATFORM with HOSTS (one line per
+# rank) and prints the simulated seconds; SMPI's output goes to LOG. Runs smpirun in the
+# index's folder: SMPI opens the rank files relative to its working folder.
+simulate() {  # platform.xml hosts.txt trace.ti log
+  local ranks simulated
+  ranks=$(wc -l < "$2")
+  (cd "$(dirname "$3")" && "$SMPIRUN" -platform "$1" -hostfile "$2" -np "$ranks" \
+     -replay "$(basename "$3")" "${SMPI_CFG[@]}") > "$4" 2>&1 ||
+    { echo "smpirun failed, see $4" >&2; return 1; }
+  simulated=$(sed -n 's/^clock=\([0-9.e+-]*\) Simulation time.*/\1/p' "$4" | tail -1)
+  [ -n "$simulated" ] || { echo "no simulation time in $4" >&2; return 1; }
+  echo "$simulated"
+}

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Scotch's static mapper as a peer of tac3map (bench/simgrid/peers.sh, docs/validation.md).
+
+  scotch_maps.py graphs MACHINE.json BOX CCS.json OUTDIR
+      writes OUTDIR/arch.grf, the box's network as a Scotch graph (one vertex per node,
+      numbered X fastest as tac3map numbers the box; an edge per pair of neighbouring nodes,
+      wrap-around links only on an axis that wraps in the box), to be turned into a
+      decomposition-defined target with `amk_grf` (distances = hop counts of the box), and
+      OUTDIR/src.grf, the tasks' communication graph from `tac3map ccs --json` (edge weight =
+      bytes exchanged by the pair over all CCSs, in KiB, at least 1), padded with isolated
+      vertices up to the node count so that a balanced mapping is one task per node.
+      Prints the number of tasks.
+
+  scotch_maps.py convert BOX TASKS SCOTCH.map OUT.map
+      turns scotch_gmap's result (terminal number = vertex of arch.grf) into a tac3map mapping
+      file (box-relative coordinates). Exits 2 with a message when Scotch put two tasks on one
+      node (a mapping tac3map cannot take with one rank per node).
+"""
+import json
+import sys
+
+
+def shape_of(box):
+    return [int(x) for x in box.split("x")]
+
+
+def coords(v, shape):
+    c = []
+    for s in shape:
+        c.append(v % s)
+        v //= s
+    return c
+
+
+def node(c, shape):
+    v, stride = 0, 1
+    for x, s in zip(c, shape):
+        v += x * stride
+        stride *= s
+    return v
+
+
+def graphs(machine_path, box, ccs_path, out):
+    machine = json.load(open(machine_path))
+    shape = shape_of(box)
+    if len(shape) != len(machine["axes"]):
+        sys.exit(f"scotch_maps.py: box {box} has {len(shape)} axes, the machine {len(machine['axes'])}")
+    # an axis wraps in the box only when the machine axis wraps and the box spans it
+    wrap = [a["wrap"] and s == a["size"] and s > 1 for a, s in zip(machine["axes"], shape)]
+    n = 1
+    for s in shape:
+        n *= s
+    adj = []
+    for v in range(n):
+        c, nb = coords(v, shape), set()
+        for a, s in enumerate(shape):
+            for d in (1, -1):
+                x = c[a] + d
+                if 0 <= x < s or wrap[a]:
+                    cc = list(c)
+                    cc[a] = x % s
+                    nb.add(node(cc, shape))
+        nb.discard(v)
+        adj.append(sorted(nb))
+    with open(f"{out}/arch.grf", "w") as f:
+        f.write(f"0\n{n} {sum(map(len, adj))}\n0 000\n")
+        for nb in adj:
+            f.write(f"{len(nb)} {' '.join(map(str, nb))}\n")
+    sets = json.load(open(ccs_path))["ccs"]
+    weights, tasks = {}, 0
+    for s in sets:
+        for c in s:
+            tasks = max(tasks, c["src"] + 1, c["dst"] + 1)
+            if c["src"] == c["dst"]:
+                continue
+            key = (min(c["src"], c["dst"]), max(c["src"], c["dst"]))
+            weights[key] = weights.get(key, 0) + c["bytes"]
+    if tasks > n:
+        sys.exit(f"scotch_maps.py: {tasks} tasks do not fit on {n} nodes")
+    edges = [[] for _ in range(n)]
+    for (a, b), bytes_ in weights.items():
+        kib = max(1, bytes_ // 1024)
+        edges[a].append((b, kib))
+        edges[b].append((a, kib))
+    with open(f"{out}/src.grf", "w") as f:
+        f.write(f"0\n{n} {sum(map(len, edges))}\n0 010\n")
+        for e in edges:
+            f.write(f"{len(e)} " + " ".join(f"{k} {t}" for t, k in sorted(e)) + "\n")
+    print(tasks)
+
+
+def convert(box, tasks, scotch_map, out):
+    shape = shape_of(box)
+    tasks = int(tasks)
+    lines = open(scotch_map).read().split("\n")[1:]
+    place = {}
+    for line in lines:
+        if line.strip():
+            v, t = map(int, line.split())
+            place[v] = t
+    used = [place[v] for v in range(tasks)]
+    if len(set(used)) != tasks:
+        print(f"scotch_maps.py: {scotch_map}: Scotch put two tasks on one node", file=sys.stderr)
+        sys.exit(2)
+    with open(out, "w") as f:
+        f.write("# tac3map mapping 1\n# converted from scotch_gmap\n")
+        for v in range(tasks):
+            f.write(f"{v} {' '.join(map(str, coords(used[v], shape)))}\n")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 6 and sys.argv[1] == "graphs":
+        graphs(*sys.argv[2:])
+    elif len(sys.argv) == 6 and sys.argv[1] == "convert":
+        convert(*sys.argv[2:])
+    else:
+        sys.exit(__doc__)
