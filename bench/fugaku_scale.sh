@@ -21,7 +21,7 @@ for spec in "fugaku 24x23x24x2x3x2 48x69x48" "fugaku 24x16x24x2x3x2 48x48x48" \
   "$tool" gen stencil --dims "$grid" --points 7 --periodic --bytes 65536 -o "$work/s.trace"
   for init in identity tofu-default; do
     /usr/bin/time -f "%e %M" -o "$work/time" "$tool" map --machine "$machine" --shape "$box" \
-      --trace "$work/s.trace" --init "$init" --t0 2e-7 --t-end 1e-9 --trials 400000 \
+      --trace "$work/s.trace" --engines 1 --init "$init" --t0 2e-7 --t-end 1e-9 --trials 400000 \
       --time-limit "$limit" --quiet -o "$work/s.map" --report "$work/s.json" >/dev/null
     python3 - "$work/s.json" "$work/time" "$1" "$box" "$grid" "$init" <<'PY'
 import json, sys

@@ -28,7 +28,7 @@ for spec in "64 1x2x4x2x3x2" "64 2x2x2x2x3x2" "64 4x2x1x2x3x2" \
   tasks=$1 box=$2
   for objective in tac3 tahb rmatt-o2f; do
     for seed in 1 2 3 4 5 6 7 8 9 10; do
-      "$tool" map --machine topologies/fx10.json --shape "$box" \
+      "$tool" map --machine topologies/fx10.json --shape "$box" --engines 1 --init identity \
         --trace "examples/cg$tasks-sendrecv.trace" --objective "$objective" --seed "$seed" \
         -o "$work/m.map" --report "$work/$objective-$seed.json" >/dev/null
     done

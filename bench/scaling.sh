@@ -20,7 +20,7 @@ for spec in "64 2x2x2x2x2x2 4x4x4" "1152 4x4x6x2x3x2 8x12x12" "10368 12x12x6x2x3
   set -- $spec
   tasks=$1 box=$2 grid=$3
   "$tool" gen stencil --dims "$grid" --points 7 --periodic --bytes 65536 -o "$work/s.trace"
-  "$tool" map --machine "$machine" --shape "$box" --trace "$work/s.trace" --init identity \
+  "$tool" map --machine "$machine" --shape "$box" --trace "$work/s.trace" --engines 1 --init identity \
     --t0 1e-4 --t-end 1e-4 --trials "$trials" --no-early-stop --quiet \
     -o "$work/s.map" --report "$work/s.json" >/dev/null
   python3 - "$work/s.json" "$tasks" "$box" "$grid" <<'PY'
