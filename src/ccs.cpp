@@ -4,7 +4,7 @@
 #include <deque>
 #include <map>
 #include <tuple>
-#include <unordered_set>
+#include <unordered_map>
 
 #include "tac3map/error.hpp"
 
@@ -350,16 +350,18 @@ class LevelSimulation {
   std::deque<int> runnable_;
 };
 
-// Step 3: within a level, first fit in posting order (sender rank, then its line); with
-// several engines per node, one set per level.
+// Step 3: within a level, first fit in posting order (sender rank, then its line) into sets
+// where each rank sends and receives at most `perRank` messages (the paper: 1); with
+// `perRank` 0, one set per level.
 std::vector<std::vector<Communication>> splitLevels(std::vector<Communication> comms,
-                                                    bool wholeLevels) {
+                                                    int perRank) {
+  const bool wholeLevels = perRank == 0;
   std::stable_sort(comms.begin(), comms.end(), [](const Communication& a, const Communication& b) {
     return std::tie(a.level, a.src, a.sendLine) < std::tie(b.level, b.src, b.sendLine);
   });
   std::vector<std::vector<Communication>> sets;
   struct Open {
-    std::unordered_set<int> sources, destinations;
+    std::unordered_map<int, int> sources, destinations;  // messages per rank
   };
   std::vector<Open> open;  // the CCSs of the current level
   std::size_t levelStart = 0;
@@ -371,15 +373,19 @@ std::vector<std::vector<Communication>> splitLevels(std::vector<Communication> c
       open.clear();
     }
     std::size_t k = 0;
+    const auto full = [&](const std::unordered_map<int, int>& counts, int rank) {
+      const auto it = counts.find(rank);
+      return it != counts.end() && it->second >= perRank;
+    };
     while (!wholeLevels && k < open.size() &&
-           (open[k].sources.count(c.src) || open[k].destinations.count(c.dst)))
+           (full(open[k].sources, c.src) || full(open[k].destinations, c.dst)))
       ++k;
     if (k == open.size()) {
       open.emplace_back();
       sets.emplace_back();
     }
-    open[k].sources.insert(c.src);
-    open[k].destinations.insert(c.dst);
+    ++open[k].sources[c.src];
+    ++open[k].destinations[c.dst];
     sets[levelStart + k].push_back(c);
   }
   return sets;
@@ -417,7 +423,9 @@ CcsSet extractCcs(const Trace& original, const CcsOptions& options) {
   CcsSet result;
   result.tasks = trace.ranks;
   result.barrierLevels = levels.barrierLevels();
-  result.sets = splitLevels(std::move(comms), options.engines > 1);
+  const int perRank =
+      options.engines <= 1 ? 1 : options.splitBeyondEngines ? options.engines : 0;
+  result.sets = splitLevels(std::move(comms), perRank);
   return result;
 }
 

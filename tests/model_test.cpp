@@ -176,6 +176,23 @@ TEST(Model, SeveralEnginesKeepALevelInOneSet) {
   EXPECT_EQ(extractCcs(trace, one).sets.size(), 2u);
   ASSERT_EQ(extractCcs(trace, four).sets.size(), 1u);
   EXPECT_EQ(extractCcs(trace, four).sets[0].size(), 2u);
+  // The split rule: at most E messages per rank and set.
+  CcsOptions split = four;
+  split.splitBeyondEngines = true;
+  split.engines = 2;
+  EXPECT_EQ(extractCcs(trace, split).sets.size(), 1u);
+  std::string six = "tac3map-trace 1\nranks 7\n";
+  for (int r = 1; r <= 6; ++r) {
+    six += "0 isend " + std::to_string(r) + " 100 0 s" + std::to_string(r) + "\n";
+    six += std::to_string(r) + " irecv 0 100 0 a\n" + std::to_string(r) + " waitall\n";
+  }
+  six += "0 waitall\n";
+  std::istringstream sixIn(six);
+  const Trace star = parseTrace(sixIn, "six");
+  split.engines = 4;
+  ASSERT_EQ(extractCcs(star, split).sets.size(), 2u);  // 4 + 2
+  EXPECT_EQ(extractCcs(star, split).sets[0].size(), 4u);
+  EXPECT_EQ(extractCcs(star, four).sets.size(), 1u);
 }
 
 // Mapping after moving `task` to `position` (node * K + slot), swapping with its holder.

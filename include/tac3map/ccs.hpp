@@ -33,6 +33,10 @@ struct CcsOptions {
   // More: a level's messages all start together and share the engines, so each level is one
   // set and the model charges the engines in its cost (model.hpp).
   int engines = 1;
+  // The alternative rule for several engines, kept to compare against the simulation
+  // (docs/model.md): split a level first fit into sets in which each rank sends and receives
+  // at most `engines` messages.
+  bool splitBeyondEngines = false;
 };
 
 struct CcsSet {

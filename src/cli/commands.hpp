@@ -30,6 +30,7 @@ struct BoxInput {
   int ranksPerNode = 1;  // K: MPI ranks (slots) per node
   int engines = 0;       // 0: the machine file's
   std::string overlap = "none";  // none | adjacent | auto (docs/model.md: why none)
+  std::string engineSets = "level";  // level | split: CCSs with several engines
 };
 
 struct MapOptions {

@@ -17,9 +17,11 @@ Trace loadTrace(const TraceInput& input) {
   return readAnyTrace(input.trace, parseTraceFormat(input.format), options);
 }
 
-CcsSet ccsOf(const Trace& trace, const TraceInput& input, int engines) {
+CcsSet ccsOf(const Trace& trace, const TraceInput& input, int engines,
+             bool splitBeyondEngines) {
   CcsOptions options;
   options.engines = engines;
+  options.splitBeyondEngines = splitBeyondEngines;
   options.eagerSends = input.eagerSends;
   options.collectives = parseCollectiveAlgorithms(input.collectives);
   return extractCcs(trace, options);
@@ -43,7 +45,7 @@ Job::Job(const BoxInput& boxInput, const TraceInput& traceInput)
       model(makeModel(machine, boxInput.engines, boxInput.ranksPerNode,
                       parseOverlap(boxInput.overlap))),
       trace(loadTrace(traceInput)),
-      sets(ccsOf(trace, traceInput, model.engines)),
+      sets(ccsOf(trace, traceInput, model.engines, boxInput.engineSets == "split")),
       problem(makeProblem(sets, model)),
       router(machine, box) {
   checkTasksFit(sets.tasks, box, trace.source + ":" + std::to_string(trace.ranksLine),

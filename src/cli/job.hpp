@@ -17,7 +17,8 @@
 namespace tac3map::cli {
 
 Trace loadTrace(const TraceInput& input);
-CcsSet ccsOf(const Trace& trace, const TraceInput& input, int engines = 1);
+CcsSet ccsOf(const Trace& trace, const TraceInput& input, int engines = 1,
+             bool splitBeyondEngines = false);
 
 struct Job {
   Machine machine;

@@ -59,6 +59,11 @@ void addBoxOptions(CLI::App& app, BoxInput& box) {
                  "unless a barrier separates them)")
       ->check(CLI::IsMember({"none", "adjacent", "auto"}))
       ->capture_default_str();
+  app.add_option("--engine-sets", box.engineSets,
+                 "CCSs with several engines: level (a level's messages start together and "
+                 "share the engines) | split (at most E messages per rank and set; to compare)")
+      ->check(CLI::IsMember({"level", "split"}))
+      ->capture_default_str();
 }
 
 }  // namespace
