@@ -138,7 +138,9 @@ SearchResult run(const Problem& problem, const Router& router, const Mapping& in
       if (node == from) continue;
       const int fromPosition = state.placement().positionOf(task);
       const int position =
-          slots == 1 ? node : node * slots + static_cast<int>(rng.below(static_cast<std::uint64_t>(slots)));
+          slots == 1
+              ? node
+              : node * slots + static_cast<int>(rng.below(static_cast<std::uint64_t>(slots)));
       const int other = state.placement().taskAt(position);
       // Metropolis: a rise d is accepted when d < -ln(u) * T * reference, u uniform in [0,1).
       // u is drawn only when a rise has to be judged, and the engine may stop evaluating as

@@ -353,8 +353,7 @@ class LevelSimulation {
 // Step 3: within a level, first fit in posting order (sender rank, then its line) into sets
 // where each rank sends and receives at most `perRank` messages (the paper: 1); with
 // `perRank` 0, one set per level.
-std::vector<std::vector<Communication>> splitLevels(std::vector<Communication> comms,
-                                                    int perRank) {
+std::vector<std::vector<Communication>> splitLevels(std::vector<Communication> comms, int perRank) {
   const bool wholeLevels = perRank == 0;
   std::stable_sort(comms.begin(), comms.end(), [](const Communication& a, const Communication& b) {
     return std::tie(a.level, a.src, a.sendLine) < std::tie(b.level, b.src, b.sendLine);
@@ -423,8 +422,7 @@ CcsSet extractCcs(const Trace& original, const CcsOptions& options) {
   CcsSet result;
   result.tasks = trace.ranks;
   result.barrierLevels = levels.barrierLevels();
-  const int perRank =
-      options.engines <= 1 ? 1 : options.splitBeyondEngines ? options.engines : 0;
+  const int perRank = options.engines <= 1 ? 1 : options.splitBeyondEngines ? options.engines : 0;
   result.sets = splitLevels(std::move(comms), perRank);
   return result;
 }

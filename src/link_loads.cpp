@@ -16,15 +16,18 @@ LinkLoads::LinkLoads(const Problem& problem, const Router& router, const Mapping
   const ModelLinks model(router, problem.model);
   for (std::size_t c = 0; c < problem.communicationCount(); ++c) {
     const int p = mapping.nodeOfTask[problem.src[c]], q = mapping.nodeOfTask[problem.dst[c]];
-    model.forEachLink(p, q, [&](LinkId l, std::uint32_t w) {
-      links_[c].push_back(l);
-      LinkLoad& load = perCcs_[problem.ccs[c]][l];
-      load.weighted += w;
-      load.weight = w;
-      ++load.messages;
-      load.largest = std::max(load.largest, problem.bytes[c]);
-      hops_[c] += model.isNetwork(l);
-    }, c < problem.realCommunications);  // unions load network links only (objective.hpp)
+    model.forEachLink(
+        p, q,
+        [&](LinkId l, std::uint32_t w) {
+          links_[c].push_back(l);
+          LinkLoad& load = perCcs_[problem.ccs[c]][l];
+          load.weighted += w;
+          load.weight = w;
+          ++load.messages;
+          load.largest = std::max(load.largest, problem.bytes[c]);
+          hops_[c] += model.isNetwork(l);
+        },
+        c < problem.realCommunications);  // unions load network links only (objective.hpp)
   }
 }
 

@@ -76,9 +76,10 @@ void checkMapping(const Mapping& mapping, const Box& box, const std::string& sou
                          ", outside 0.." + std::to_string(slotsPerNode - 1));
     int& o = owner[static_cast<std::size_t>(node) * slotsPerNode + slot];
     if (o >= 0)
-      failIn(source, "tasks " + std::to_string(o) + " and " + std::to_string(task) +
-                         (slotsPerNode == 1 ? std::string(" share a node")
-                                            : " share slot " + std::to_string(slot) + " of a node"));
+      failIn(source,
+             "tasks " + std::to_string(o) + " and " + std::to_string(task) +
+                 (slotsPerNode == 1 ? std::string(" share a node")
+                                    : " share slot " + std::to_string(slot) + " of a node"));
     o = task;
   }
 }
@@ -112,9 +113,9 @@ void MappingBuilder::place(long long rank, int node, std::size_t line, long long
                "rank " + std::to_string(rank) + " is on the node of rank " +
                    std::to_string(rankIn_[base]));
       failAt(source_, line,
-             "rank " + std::to_string(rank) + ": its node already holds " +
-                 std::to_string(slots_) + " ranks (--ranks-per-node " + std::to_string(slots_) +
-                 "), e.g. rank " + std::to_string(rankIn_[base]));
+             "rank " + std::to_string(rank) + ": its node already holds " + std::to_string(slots_) +
+                 " ranks (--ranks-per-node " + std::to_string(slots_) + "), e.g. rank " +
+                 std::to_string(rankIn_[base]));
     }
   } else if (slot >= slots_) {
     failAt(source_, line,

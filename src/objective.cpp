@@ -134,8 +134,10 @@ Scores toScores(const ExactScores& e, double linkBandwidth) {
 
 unsigned __int128 objectiveValue(const ExactScores& e, ObjectiveKind kind) {
   switch (kind) {
-    case ObjectiveKind::Tac3: return e.tac3ByteCounts;
-    case ObjectiveKind::Tahb: return e.tahbByteHops;
+    case ObjectiveKind::Tac3:
+      return e.tac3ByteCounts;
+    case ObjectiveKind::Tahb:
+      return e.tahbByteHops;
     case ObjectiveKind::RmattO2f:
       return static_cast<unsigned __int128>(e.tahbByteHops) * e.maxLinkBytes;
   }

@@ -100,7 +100,8 @@ LogicalTorus tofuLogicalTorus(const Machine& machine, const Box& box) {
 Mapping tofuDefaultMapping(int tasks, const Machine& machine, const Box& box, int slotsPerNode) {
   checkTasksFit(tasks, box, "tofu-default mapping", slotsPerNode);
   const LogicalTorus view = tofuLogicalTorus(machine, box);
-  if (slotsPerNode == 1) return Mapping{std::vector<int>(view.node.begin(), view.node.begin() + tasks)};
+  if (slotsPerNode == 1)
+    return Mapping{std::vector<int>(view.node.begin(), view.node.begin() + tasks)};
   Mapping m;
   for (int task = 0; task < tasks; ++task) {
     m.nodeOfTask.push_back(view.node[task / slotsPerNode]);

@@ -1,10 +1,11 @@
-#include "tac3map/link_loads.hpp"
 #include "tac3map/viz.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+
+#include "tac3map/link_loads.hpp"
 
 namespace tac3map {
 namespace {

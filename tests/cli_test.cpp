@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
@@ -161,11 +161,10 @@ TEST_F(Cli, ProgressLineOnlyOnATerminal) {
 }
 
 TEST_F(Cli, ScoreTableHasOneRowPerMappingInOrderAndMarksTheBest) {
-  ASSERT_EQ(
-      run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + kPaperModel + " --trials 100 -o " +
-          out("a.map"))
-          .exitCode,
-      0);
+  ASSERT_EQ(run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + kPaperModel +
+                " --trials 100 -o " + out("a.map"))
+                .exitCode,
+            0);
   const Outcome r = run("score " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + kPaperModel +
                         " random:5 " + out("a.map") + " identity tofu-default");
   ASSERT_EQ(r.exitCode, 0) << r.err;
@@ -215,10 +214,10 @@ TEST_F(Cli, ScoreCsvCarriesTheJsonValues) {
 }
 
 TEST_F(Cli, InitFromFileContinuesFromThatMapping) {
-  ASSERT_EQ(run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + kPaperModel + " -o " +
-                out("a.map"))
-                .exitCode,
-            0);
+  ASSERT_EQ(
+      run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + kPaperModel + " -o " + out("a.map"))
+          .exitCode,
+      0);
   const Outcome r = run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + kPaperModel +
                         " --init " + out("a.map") + " -o " + out("b.map"));
   ASSERT_EQ(r.exitCode, 0) << r.err;
@@ -553,7 +552,8 @@ TEST_F(Cli, RanksPerNodeReachTheRankMaps) {
   int ranks = 0;
   std::map<std::string, std::set<std::string>> slotsOfHost;
   for (; std::getline(lines, line); ++ranks) {
-    const std::string host = line.substr(line.find('=') + 1, line.find(' ', 5) - line.find('=') - 1);
+    const std::string host =
+        line.substr(line.find('=') + 1, line.find(' ', 5) - line.find('=') - 1);
     const std::string cores = line.substr(line.rfind("slot=") + 5);
     EXPECT_TRUE(cores == "0-5" || cores == "6-11") << line;
     EXPECT_TRUE(slotsOfHost[host].insert(cores).second) << "slot taken twice: " << line;

@@ -53,8 +53,8 @@ Problem randomProblem(int tasks, int ccsCount, Rng& rng, const Model& model) {
 double plainTac3Seconds(const Problem& p, const Router& r, const Mapping& m, const Model& model) {
   double total = 0;
   for (int t = 0; t < p.ccsCount; ++t) {
-    std::map<LinkId, std::pair<int, std::uint64_t>> links;   // messages, largest
-    std::map<int, std::pair<int, std::uint64_t>> out, in;    // per node
+    std::map<LinkId, std::pair<int, std::uint64_t>> links;  // messages, largest
+    std::map<int, std::pair<int, std::uint64_t>> out, in;   // per node
     for (std::size_t c = 0; c < p.communicationCount(); ++c) {
       if (p.ccs[c] != t) continue;
       const int a = m.nodeOfTask[p.src[c]], b = m.nodeOfTask[p.dst[c]];
@@ -212,8 +212,8 @@ Mapping moved(const Placement& placement, int task, int position) {
 
 // Random proposals, committed or discarded at random, checked against the reference.
 template <class Engine, class Check>
-int randomMoves(const Machine& machine, const std::string& shape, const Model& model,
-                 int tasks, Check check) {
+int randomMoves(const Machine& machine, const std::string& shape, const Model& model, int tasks,
+                Check check) {
   const Box box = makeBox(machine, shape);
   const Router router(machine, box);
   Rng rng(tasks * 7 + model.engines * 3 + model.ranksPerNode);
@@ -281,12 +281,12 @@ TEST(Model, Tac3EngineEqualsReferenceAfterEveryMove) {
                    overlapName(c.overlap));
       const Machine m = withEngines(fx10, c.engines, fx10.linkBandwidth * c.ratio);
       const Model model = makeModel(m, 0, c.k, c.overlap);
-      rejected += randomMoves<Tac3Objective>(m, shape, model, 60 * c.k,
-                                 [](std::uint64_t value, std::uint64_t secondary,
-                                    const ExactScores& ref) {
-                                   ASSERT_EQ(value, ref.tac3ByteCounts);
-                                   ASSERT_EQ(secondary, ref.sharedPairs);
-                                 });
+      rejected += randomMoves<Tac3Objective>(
+          m, shape, model, 60 * c.k,
+          [](std::uint64_t value, std::uint64_t secondary, const ExactScores& ref) {
+            ASSERT_EQ(value, ref.tac3ByteCounts);
+            ASSERT_EQ(secondary, ref.sharedPairs);
+          });
     }
   EXPECT_GT(rejected, 100);
 }
@@ -295,11 +295,10 @@ TEST(Model, TahbAndRmattEnginesEqualReferenceWithSeveralRanksPerNode) {
   const Machine fx10 = testing::fx10();
   for (int k : {2, 4}) {
     const Model model = makeModel(fx10, 4, k);
-    randomMoves<TahbObjective>(
-        fx10, "2x2x2x2x3x2", model, 70 * k,
-        [](std::uint64_t value, std::uint64_t, const ExactScores& ref) {
-          ASSERT_EQ(value, ref.tahbByteHops);
-        });
+    randomMoves<TahbObjective>(fx10, "2x2x2x2x3x2", model, 70 * k,
+                               [](std::uint64_t value, std::uint64_t, const ExactScores& ref) {
+                                 ASSERT_EQ(value, ref.tahbByteHops);
+                               });
     randomMoves<RmattObjective>(
         fx10, "2x2x2x2x3x2", model, 70 * k,
         [](unsigned __int128 value, std::uint64_t, const ExactScores& ref) {

@@ -13,7 +13,8 @@
 #                     cg32-<box>[-barrier]    box 1x1x4x2x3x2, 1x2x2x2x3x2, 4x1x1x2x3x2
 #                     stencil-<box>[-barrier] box 2x2x2x2x3x2, 1x2x4x2x3x2, 4x2x1x2x3x2
 #                   (the paper's six CG boxes on FX10; 1 MiB sendrecv CG, 256 KiB Isend 4x4x4
-#                   periodic 7-point stencil; -barrier: a barrier after every exchange)
+#                   periodic 7-point stencil; -barrier: a barrier after every exchange);
+#                   a word cg, cg64, cg32 or stencil stands for all cases of that program
 #   ENGINES         list; "default" = the machine file's engines, else --engines E
 #   RANKS_PER_NODE  list (default "1 2 4"); K > 1 only for the 64-rank cases (cg64, stencil)
 #   KBOXES          boxes of the K > 1 runs, a list (default "packed"):
@@ -27,6 +28,7 @@
 #                   mapping tac3-map-<value>, criteria given for each tac3 mapping
 #   SCOTCH          1 (default): Scotch maps for K = 1 (needs `apt-get install scotch`); 0: none
 #   SEED            seed of the tahb and tac3 searches (default 1)
+#   TAC3_FLAGS      extra flags for the tac3 searches only, e.g. "--chains 4 --threads 2"
 #   JOBS            simulations run at once (default 2)
 #   TAC3MAP, MACHINE, SMPIRUN, PYTHON as in validate.sh
 # Output: OUTDIR/peers.csv (one line per simulated run), OUTDIR/peers-summary.csv (one line
@@ -47,6 +49,7 @@ KBOXES=${KBOXES:-packed}
 OVERLAP=${OVERLAP:-default}
 SCOTCH=${SCOTCH:-1}
 JOBS=${JOBS:-2}
+TAC3_FLAGS=${TAC3_FLAGS:-}
 CG64_BOXES="1x2x4x2x3x2 2x2x2x2x3x2 4x2x1x2x3x2"
 CG32_BOXES="1x1x4x2x3x2 1x2x2x2x3x2 4x1x1x2x3x2"
 STENCIL_BOXES="2x2x2x2x3x2 1x2x4x2x3x2 4x2x1x2x3x2"
@@ -54,7 +57,13 @@ ALL_CASES=""
 for b in $CG64_BOXES; do ALL_CASES+="cg64-$b cg64-$b-barrier "; done
 for b in $CG32_BOXES; do ALL_CASES+="cg32-$b cg32-$b-barrier "; done
 for b in $STENCIL_BOXES; do ALL_CASES+="stencil-$b stencil-$b-barrier "; done
-CASES=${CASES:-$ALL_CASES}
+cases=""
+for c in ${CASES:-$ALL_CASES}; do
+  case "$c" in
+    cg|cg64|cg32|stencil) for a in $ALL_CASES; do [[ "$a" == "$c"* ]] && cases+="$a "; done ;;
+    *) cases+="$c " ;;
+  esac
+done
 OUT=${1:-$(mktemp -d /tmp/tac3map-peers.XXXXXX)}
 
 # Scotch strategies: name and scotch_gmap options. Scotch 7.0's default strategy is
@@ -121,7 +130,7 @@ scotch_maps() {  # trace box dir
   done
 }
 
-for name in $CASES; do
+for name in $cases; do
   program=${name%%-*}
   rest=${name#*-}
   barriers=0
@@ -169,7 +178,7 @@ for name in $CASES; do
           label=tac3-map; extra=()
           [ "$v" != default ] && { label=tac3-map-$v; extra=(--overlap "$v"); }
           if ! err=$("$TAC3MAP" map "${box[@]}" --trace "$base/trace.trace" "${flags[@]}" "${extra[@]}" \
-               --objective tac3 --seed "$SEED" --quiet -o "$dir/$label.map" 2>&1 >/dev/null); then
+               $TAC3_FLAGS --objective tac3 --seed "$SEED" --quiet -o "$dir/$label.map" 2>&1 >/dev/null); then
             echo "skipped: $name $shape engines=$engines K=$k --overlap $v: ${err%%$'\n'*}" >&2; continue
           fi
           mappings+=("$dir/$label.map")

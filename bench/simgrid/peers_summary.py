@@ -73,8 +73,11 @@ for s in summary:
           f"| {f3(s['r_scotch'])} | {f3(s['r_identity'])} | {f3(s['r_tahb'])} | {f3(s['r_launcher'])} |")
 
 
-def line(ok, text):
-    print(f"- **{'PASS' if ok else 'FAIL'}** {text}")
+def line(ok, text, complete=True):
+    verdict = "PASS" if ok else "FAIL"
+    if not complete:
+        verdict = f"INCOMPLETE ({verdict} on these cases)"
+    print(f"- **{verdict}** {text}")
 
 
 print("\nCriteria (never slower = at most 0.1% slower)\n")
@@ -92,7 +95,8 @@ for engines in OrderedDict((s["engines"], 0) for s in summary):
             incomplete = "" if len(cg) == 6 else f" (only {len(cg)} of the 6 boxes)"
             line(g <= 0.85 and worst["r_scotch"] <= 1 + TOL,
                  f"1. CG 32/64 {name}, tac3 / best Scotch: geomean {g:.3f} (<= 0.85), "
-                 f"worst {worst['r_scotch']:.3f} ({worst['case']}; never slower){incomplete}")
+                 f"worst {worst['r_scotch']:.3f} ({worst['case']}; never slower){incomplete}",
+                 len(cg) == 6)
         st = [s for s in sel if s["program"] == "stencil" and s["k"] == 1]
         if st:
             wi = max(st, key=lambda s: s["r_identity"])
@@ -101,7 +105,7 @@ for engines in OrderedDict((s["engines"], 0) for s in summary):
             line(wi["r_identity"] <= 1 + TOL and wt["r_tahb"] <= 1 + TOL,
                  f"2. stencil, 3 boxes, with and without barriers: tac3 / identity worst "
                  f"{wi['r_identity']:.3f} ({wi['case']}), tac3 / tahb-map worst {wt['r_tahb']:.3f} "
-                 f"({wt['case']}); never slower than either{incomplete}")
+                 f"({wt['case']}); never slower than either{incomplete}", len(st) == 6)
         for boxes in OrderedDict((s["boxes"], 0) for s in sel if s["k"] > 1):
             kk = [s for s in sel if s["k"] > 1 and s["boxes"] == boxes]
             g = geomean([s["r_launcher"] for s in kk])
@@ -111,6 +115,6 @@ for engines in OrderedDict((s["engines"], 0) for s in summary):
                  f"3. K = 2, 4 on CG-64 and stencil, with and without barriers ({boxes} boxes, "
                  f"{len(kk)} cases): tac3 / min(block, round-robin) geomean {g:.3f} (<= 0.60), "
                  f"worst {worst['r_launcher']:.3f} ({worst['case']} K={worst['k']} {worst['shape']}); "
-                 f"slower in {len(slower)} cases")
+                 f"slower in {len(slower)} cases", len(kk) == 24)
         print()
 print(f"per run: {sys.argv[1]}\nper case: {sys.argv[2]}")

@@ -350,8 +350,8 @@ class RmattObjective : public IncrementalObjective<RmattObjective> {
   std::uint64_t proposedSecondary() const { return 0; }
   void commit() {}
   void discard() {
-    apply(Move{move_.task, move_.from, move_.other, move_.node, move_.fromPosition,
-               move_.position});
+    apply(
+        Move{move_.task, move_.from, move_.other, move_.node, move_.fromPosition, move_.position});
   }
 
  private:
@@ -413,14 +413,17 @@ bool Tac3Objective::evaluateSingleClass(int t, const int* first, const int* last
   // Loads are weighted (model.hpp): a message adds w to each link it loads.
   for (const int* c = first; c != last; ++c) {
     const Ends now = endsNow(*c);
-    links_.forEachLink(now.p, now.q, [&](LinkId l, std::uint32_t w) {
-      const std::uint32_t before = load[l];
-      *out = {base + static_cast<std::uint32_t>(l), before};
-      out += seen[l] != stamp;
-      seen[l] = stamp;
-      load[l] = before - w;
-      pairs -= static_cast<std::int64_t>(before - w) * w;
-    }, *c < realComms_);
+    links_.forEachLink(
+        now.p, now.q,
+        [&](LinkId l, std::uint32_t w) {
+          const std::uint32_t before = load[l];
+          *out = {base + static_cast<std::uint32_t>(l), before};
+          out += seen[l] != stamp;
+          seen[l] = stamp;
+          load[l] = before - w;
+          pairs -= static_cast<std::int64_t>(before - w) * w;
+        },
+        *c < realComms_);
   }
   const int g = groupBegin_[t];
   const std::uint32_t oldMax = maxLoad_[g];
@@ -428,15 +431,18 @@ bool Tac3Objective::evaluateSingleClass(int t, const int* first, const int* last
   bool tooHighNow = false;
   for (const int* c = first; c != last && !tooHighNow; ++c) {
     const Ends after = endsAfter(*c);
-    links_.forEachLink(after.p, after.q, [&](LinkId l, std::uint32_t w) {
-      const std::uint32_t before = load[l];
-      *out = {base + static_cast<std::uint32_t>(l), before};
-      out += seen[l] != stamp;
-      seen[l] = stamp;
-      load[l] = before + w;
-      pairs += static_cast<std::int64_t>(before) * w;
-      addedTop = std::max(addedTop, before + w);
-    }, *c < realComms_);
+    links_.forEachLink(
+        after.p, after.q,
+        [&](LinkId l, std::uint32_t w) {
+          const std::uint32_t before = load[l];
+          *out = {base + static_cast<std::uint32_t>(l), before};
+          out += seen[l] != stamp;
+          seen[l] = stamp;
+          load[l] = before + w;
+          pairs += static_cast<std::int64_t>(before) * w;
+          addedTop = std::max(addedTop, before + w);
+        },
+        *c < realComms_);
     tooHighNow = addedTop > oldMax && tooHigh(groupBytes_[g] * addedTop);
   }
   segment.first = touchedCount_;
@@ -484,21 +490,24 @@ inline void Tac3Objective::addRoute(int c, Ends e) {
   const int g = groupOf_[c];
   std::uint32_t* load = &load_[static_cast<std::size_t>(t) * linkLimit_];
   const int first = groupBegin_[t], last = groupBegin_[t + 1];
-  links_.forEachLink(e.p, e.q, [&](LinkId l, std::uint32_t w) {
-    const std::uint32_t before = load[l];
-    for (int k = first; k < last; ++k)
-      if (useOffset_[k] < 0 || use_[useOffset_[k] + l] > 0) {
-        --hist_[histOffset_[k] + before];
-        ++hist_[histOffset_[k] + before + w];
-        if (before + w > maxLoad_[k]) maxLoad_[k] = before + w;
-      }
-    if (useOffset_[g] >= 0 && use_[useOffset_[g] + l]++ == 0) {
-      ++hist_[histOffset_[g] + before + w];
-      if (before + w > maxLoad_[g]) maxLoad_[g] = before + w;
-    }
-    load[l] = before + w;
-    sharedPairs_ += static_cast<std::uint64_t>(before) * w;
-  }, c < realComms_);
+  links_.forEachLink(
+      e.p, e.q,
+      [&](LinkId l, std::uint32_t w) {
+        const std::uint32_t before = load[l];
+        for (int k = first; k < last; ++k)
+          if (useOffset_[k] < 0 || use_[useOffset_[k] + l] > 0) {
+            --hist_[histOffset_[k] + before];
+            ++hist_[histOffset_[k] + before + w];
+            if (before + w > maxLoad_[k]) maxLoad_[k] = before + w;
+          }
+        if (useOffset_[g] >= 0 && use_[useOffset_[g] + l]++ == 0) {
+          ++hist_[histOffset_[g] + before + w];
+          if (before + w > maxLoad_[g]) maxLoad_[g] = before + w;
+        }
+        load[l] = before + w;
+        sharedPairs_ += static_cast<std::uint64_t>(before) * w;
+      },
+      c < realComms_);
 }
 
 inline void Tac3Objective::removeRoute(int c, Ends e) {
@@ -506,16 +515,20 @@ inline void Tac3Objective::removeRoute(int c, Ends e) {
   const int g = groupOf_[c];
   std::uint32_t* load = &load_[static_cast<std::size_t>(t) * linkLimit_];
   const int first = groupBegin_[t], last = groupBegin_[t + 1];
-  links_.forEachLink(e.p, e.q, [&](LinkId l, std::uint32_t w) {
-    const std::uint32_t before = load[l];
-    for (int k = first; k < last; ++k)
-      if (useOffset_[k] < 0 || use_[useOffset_[k] + l] > 0) --hist_[histOffset_[k] + before];
-    if (useOffset_[g] >= 0) --use_[useOffset_[g] + l];
-    load[l] = before - w;
-    sharedPairs_ -= static_cast<std::uint64_t>(before - w) * w;
-    for (int k = first; k < last; ++k)
-      if (useOffset_[k] < 0 || use_[useOffset_[k] + l] > 0) ++hist_[histOffset_[k] + before - w];
-  }, c < realComms_);
+  links_.forEachLink(
+      e.p, e.q,
+      [&](LinkId l, std::uint32_t w) {
+        const std::uint32_t before = load[l];
+        for (int k = first; k < last; ++k)
+          if (useOffset_[k] < 0 || use_[useOffset_[k] + l] > 0) --hist_[histOffset_[k] + before];
+        if (useOffset_[g] >= 0) --use_[useOffset_[g] + l];
+        load[l] = before - w;
+        sharedPairs_ -= static_cast<std::uint64_t>(before - w) * w;
+        for (int k = first; k < last; ++k)
+          if (useOffset_[k] < 0 || use_[useOffset_[k] + l] > 0)
+            ++hist_[histOffset_[k] + before - w];
+      },
+      c < realComms_);
 }
 
 inline std::uint64_t Tac3Objective::settleCost(int t) {

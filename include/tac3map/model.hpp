@@ -31,8 +31,8 @@ Overlap parseOverlap(const std::string& name);  // none | adjacent | auto
 const char* overlapName(Overlap overlap);
 
 struct Model {
-  int engines = 1;           // injection engines per node (E)
-  int ranksPerNode = 1;      // slots per node (K)
+  int engines = 1;       // injection engines per node (E)
+  int ranksPerNode = 1;  // slots per node (K)
   std::uint32_t linkWeight = 1, nodeWeight = 1;
   bool chargeNodes = false;  // whether the node term is evaluated (see nodeLinks())
   double linkBandwidth = 0, injectionBandwidth = 0, intraNodeBandwidth = 0;

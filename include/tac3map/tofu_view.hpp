@@ -38,8 +38,7 @@ LogicalTorus tofuLogicalTorus(const Machine& machine, const Box& box);
 
 // Rank k on the k-th logical position, logical X fastest.
 // K > 1 ranks per node: block placement over the view's node order.
-Mapping tofuDefaultMapping(int tasks, const Machine& machine, const Box& box,
-                           int slotsPerNode = 1);
+Mapping tofuDefaultMapping(int tasks, const Machine& machine, const Box& box, int slotsPerNode = 1);
 
 struct NodeTable;
 struct RankMapOptions;

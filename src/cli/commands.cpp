@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <iostream>
 #include <mutex>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -85,7 +85,8 @@ json startJson(const std::optional<ChosenStart>& chosen, double linkBandwidth) {
   if (!chosen) return nullptr;
   json candidates = json::array();
   for (const StartCandidate& c : chosen->candidates)
-    candidates.push_back({{"name", c.name}, {"scores", scoresJson(toScores(c.scores, linkBandwidth))}});
+    candidates.push_back(
+        {{"name", c.name}, {"scores", scoresJson(toScores(c.scores, linkBandwidth))}});
   return {{"chosen", chosen->best().name}, {"candidates", candidates}};
 }
 
@@ -233,10 +234,12 @@ int runMap(const MapOptions& o) {
       << " box " << job.box.shapeText() << "; " << job.sets.sets.size() << " CCS, "
       << job.sets.communicationCount() << " communications\n";
   out << "objective " << objectiveName(objective) << ", seed " << o.seed << ", init " << o.init;
-  if (chosen) out << " (" << chosen->best().name << ", the best of " << chosen->candidates.size() << " starts)";
+  if (chosen)
+    out << " (" << chosen->best().name << ", the best of " << chosen->candidates.size()
+        << " starts)";
   if (job.model.engines > 1 || job.model.ranksPerNode > 1)
-    out << ", " << job.model.engines << " engine" << (job.model.engines > 1 ? "s" : "")
-        << " and " << job.model.ranksPerNode << " rank" << (job.model.ranksPerNode > 1 ? "s" : "")
+    out << ", " << job.model.engines << " engine" << (job.model.engines > 1 ? "s" : "") << " and "
+        << job.model.ranksPerNode << " rank" << (job.model.ranksPerNode > 1 ? "s" : "")
         << " per node";
   if (o.chains > 1) out << ", " << o.chains << " chains on " << o.threads << " threads";
   out << "\n";

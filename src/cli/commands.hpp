@@ -26,10 +26,10 @@ struct BoxInput {
   std::string machine;
   std::string shape;
   std::string offset;
-  std::string nodes;     // node table (rankmap.hpp), optional
-  int ranksPerNode = 1;  // K: MPI ranks (slots) per node
-  int engines = 0;       // 0: the machine file's
-  std::string overlap = "none";  // none | adjacent | auto (docs/model.md: why none)
+  std::string nodes;                 // node table (rankmap.hpp), optional
+  int ranksPerNode = 1;              // K: MPI ranks (slots) per node
+  int engines = 0;                   // 0: the machine file's
+  std::string overlap = "none";      // none | adjacent | auto (docs/model.md: why none)
   std::string engineSets = "level";  // level | split: CCSs with several engines
 };
 

@@ -163,8 +163,7 @@ ChainsResult annealChainsEverywhere(const Problem& problem, const Router& router
     MPI_Recv(best.nodeOfTask.data(), tasks, MPI_INT, owner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (slotted) {
       best.slotOfTask.resize(tasks);
-      MPI_Recv(best.slotOfTask.data(), tasks, MPI_INT, owner, 1, MPI_COMM_WORLD,
-               MPI_STATUS_IGNORE);
+      MPI_Recv(best.slotOfTask.data(), tasks, MPI_INT, owner, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

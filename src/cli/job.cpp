@@ -17,8 +17,7 @@ Trace loadTrace(const TraceInput& input) {
   return readAnyTrace(input.trace, parseTraceFormat(input.format), options);
 }
 
-CcsSet ccsOf(const Trace& trace, const TraceInput& input, int engines,
-             bool splitBeyondEngines) {
+CcsSet ccsOf(const Trace& trace, const TraceInput& input, int engines, bool splitBeyondEngines) {
   CcsOptions options;
   options.engines = engines;
   options.splitBeyondEngines = splitBeyondEngines;

@@ -5,8 +5,8 @@
 
 #include "commands.hpp"
 #include "tac3map/ccs.hpp"
-#include "tac3map/machine.hpp"
 #include "tac3map/initial_mapping.hpp"
+#include "tac3map/machine.hpp"
 #include "tac3map/mapping.hpp"
 #include "tac3map/model.hpp"
 #include "tac3map/objective.hpp"

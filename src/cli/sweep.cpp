@@ -150,8 +150,8 @@ std::vector<int> integerList(const json& doc, const char* key, int fallback, int
   std::vector<int> values;
   for (const json& v : singleton(doc[key])) {
     if (!v.is_number_integer() || v.get<long long>() < low || v.get<long long>() > high)
-      failIn(path, std::string(key) + ": expected integers from " + std::to_string(low) +
-                       " to " + std::to_string(high));
+      failIn(path, std::string(key) + ": expected integers from " + std::to_string(low) + " to " +
+                       std::to_string(high));
     values.push_back(v.get<int>());
   }
   if (values.empty()) failIn(path, std::string(key) + ": expected at least one value");
@@ -328,10 +328,9 @@ json runEntry(const Entry& e, const Job& job) {
     return result;
   }
   const ObjectiveKind objective = parseObjective(e.objective);
-  const ChainsResult run =
-      annealChains(job.problem, job.router, objective,
-                   job.start(e.init, objective, e.schedule, e.seed), e.schedule, e.seed,
-                   e.chains, 1);
+  const ChainsResult run = annealChains(job.problem, job.router, objective,
+                                        job.start(e.init, objective, e.schedule, e.seed),
+                                        e.schedule, e.seed, e.chains, 1);
   const SearchResult& best = run.chains[run.best];
   std::uint64_t trials = 0;
   for (const SearchResult& chain : run.chains) trials += chain.trials;
