@@ -4,16 +4,10 @@
 #include <vector>
 
 #include "tac3map/error.hpp"
+#include "tac3map/number_text.hpp"
 
 namespace tac3map {
 namespace {
-
-// Shortest text that reads back as the same double ("5000000000", "1e-07").
-std::string number(double value) {
-  char buffer[64];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return std::string(buffer, result.ptr);
-}
 
 // Machine and axis names come from a JSON file: keep them safe inside XML attributes and
 // comments (no quotes, angle brackets, ampersands or double dashes).
@@ -37,9 +31,9 @@ struct Writer {
     xml += "    <link id=\"";
     xml += id;
     xml += "\" bandwidth=\"";
-    xml += number(bandwidth);
+    xml += exactNumber(bandwidth);
     xml += "Bps\" latency=\"";
-    xml += number(latency);
+    xml += exactNumber(latency);
     xml += "s\" sharing_policy=\"";
     xml += sharing;
     xml += "\"/>\n";
@@ -118,7 +112,7 @@ std::string platformXml(const Machine& machine, const Box& box, const Router& ro
       ").\n"
       "       One SHARED link per directed link of the box (<host>:<axis><+|->), bandwidth "
       "link_bandwidth " +
-      number(linkBandwidth) + " B/s, latency hop_latency " + number(machine.hopLatency) +
+      exactNumber(linkBandwidth) + " B/s, latency hop_latency " + exactNumber(machine.hopLatency) +
       " s.\n"
       "       Routes are tac3map's dimension-order routes (Router::route), one per ordered "
       "pair of hosts:\n"
@@ -126,15 +120,15 @@ std::string platformXml(const Machine& machine, const Box& box, const Router& ro
       (capEngines ? std::string("engine-cap, ") : std::string()) +
       "the network links in order, <dst>:ej.\n"
       "       Injection engines: " +
-      std::to_string(machine.injectionEngines) + " x " + number(engineBandwidth) +
-      " B/s: the SHARED <host>:inj and <host>:ej links carry " + number(injectionBandwidth) +
+      std::to_string(machine.injectionEngines) + " x " + exactNumber(engineBandwidth) +
+      " B/s: the SHARED <host>:inj and <host>:ej links carry " + exactNumber(injectionBandwidth) +
       " B/s" +
       (capEngines ? ", and the FATPIPE engine-cap link keeps each message at most one engine's " +
-                        number(engineBandwidth) + " B/s"
+                        exactNumber(engineBandwidth) + " B/s"
                   : std::string(" (one engine is not slower than a link: no per-message cap)")) +
       ".\n"
       "       Ranks on one node talk through its SHARED <host>:loop link of " +
-      number(loopBandwidth) + " B/s" +
+      exactNumber(loopBandwidth) + " B/s" +
       (freeIntraNode ? " (the machine gives no intra_node_bandwidth: taken as very fast, "
                        "never the bottleneck)"
                      : std::string(" (intra_node_bandwidth)")) +

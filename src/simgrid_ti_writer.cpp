@@ -11,16 +11,10 @@
 
 #include "tac3map/atomic_file.hpp"
 #include "tac3map/error.hpp"
+#include "tac3map/number_text.hpp"
 
 namespace tac3map {
 namespace {
-
-// Shortest text that reads back as the same double.
-std::string number(double value) {
-  char buffer[64];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return std::string(buffer, result.ptr);
-}
 
 // One-to-one tags for SMPI: the trace's tags in 0 .. INT_MAX stay as they are (so a
 // program's tags read back unchanged); the others (negative: expanded collectives) follow
@@ -150,7 +144,7 @@ class RankWriter {
         line("barrier");
         return;
       case EventKind::Compute:
-        line("sleep " + number(e.seconds));
+        line("sleep " + exactNumber(e.seconds));
         return;
       case EventKind::Copy:
         return;  // no TI action for a memory copy; it takes no part in CCSs

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "tac3map/error.hpp"
+#include "tac3map/number_text.hpp"
 
 namespace tac3map::cli {
 namespace {
@@ -41,13 +42,6 @@ std::string formatted(const char* pattern, double value) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, pattern, value);
   return buffer;
-}
-
-// Shortest text that reads back as the same double.
-std::string exact(double value) {
-  char buffer[64];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return std::string(buffer, result.ptr);
 }
 
 // A CSV field: quoted when it holds a separator, quote or line break.
@@ -145,7 +139,7 @@ void printScores(std::ostream& out, const std::string& labelHeader,
       out << "\n";
       for (std::size_t i = 0; i < scores.size(); ++i) {
         out << csvField(labels[i]);
-        for (const ColumnValues& column : columns) out << "," << exact(column.values[i]);
+        for (const ColumnValues& column : columns) out << "," << exactNumber(column.values[i]);
         out << "\n";
       }
       return;
