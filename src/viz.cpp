@@ -189,8 +189,13 @@ std::string renderSvg(const Machine& machine, const Box& box, const Router& rout
     std::map<LinkId, int> aggregate;
     for (const auto& ccs : loads)
       for (const auto& [link, load] : ccs) aggregate[link] = std::max(aggregate[link], load);
-    std::vector<int> taskAt(box.nodeCount, -1);
-    for (int task = 0; task < mapping.tasks(); ++task) taskAt[mapping.nodeOfTask[task]] = task;
+    // A node's ranks in slot order (several ranks per node: all are listed, the first colours).
+    std::vector<std::vector<int>> ranksAt(box.nodeCount);
+    for (int task = 0; task < mapping.tasks(); ++task)
+      ranksAt[mapping.nodeOfTask[task]].push_back(task);
+    for (auto& ranks : ranksAt)
+      std::sort(ranks.begin(), ranks.end(),
+                [&](int a, int b) { return mapping.slotOf(a) < mapping.slotOf(b); });
     for (int p = 0; p < panels; ++p) {
       const bool all = options.aggregateOnly || p == problem.realCcsCount;
       const std::map<LinkId, int>& shown = all ? aggregate : loads[p];
@@ -219,14 +224,22 @@ std::string renderSvg(const Machine& machine, const Box& box, const Router& rout
       }
       for (int node = 0; node < box.nodeCount; ++node) {
         const GridPlace& at = layout.place[node];
-        svg << "<rect class=\"node\" data-node=\"" << node << "\" data-task=\"" << taskAt[node]
+        const int first = ranksAt[node].empty() ? -1 : ranksAt[node].front();
+        std::string label;  // "-1" for a free node
+        for (int rank : ranksAt[node]) {
+          if (!label.empty()) label += ',';
+          label += std::to_string(rank);
+        }
+        if (label.empty()) label = "-1";
+        svg << "<rect class=\"node\" data-node=\"" << node << "\" data-task=\"" << label
             << "\" x=\"" << number(g.x(at.column) + 1) << "\" y=\"" << number(g.y(at.row) + 1)
             << "\" width=\"" << number(cell - 2) << "\" height=\"" << number(cell - 2)
-            << "\" fill=\"" << taskColour(taskAt[node]) << "\" stroke=\"#888\"/>";
-        if (labels && taskAt[node] >= 0)
+            << "\" fill=\"" << taskColour(first) << "\" stroke=\"#888\"/>";
+        if (labels && first >= 0)
           svg << "<text x=\"" << number(g.x(at.column) + cell / 2) << "\" y=\""
               << number(g.y(at.row) + cell * 0.66) << "\" text-anchor=\"middle\" font-size=\""
-              << number(cell * 0.42) << "\">" << taskAt[node] << "</text>";
+              << number(cell * 0.42 / std::max<std::size_t>(1, (label.size() + 2) / 3)) << "\">"
+              << label << "</text>";
         svg << "\n";
       }
       for (const auto& [link, load] : shown) {

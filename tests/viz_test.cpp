@@ -150,5 +150,33 @@ TEST(Viz, WellFormednessCheckCatchesBrokenDocuments) {
   EXPECT_TRUE(wellFormed("<svg a=\"1\"><g/><text>&lt;</text></svg>", why)) << why;
 }
 
+// Several ranks per node: each node lists its ranks in slot order; free nodes say -1.
+TEST(Viz, NodesListTheirRanksInSlotOrder) {
+  const Cg64 cg;
+  const Mapping block = randomMapping(64, cg.box, 3, 4);  // 64 ranks in 4 slots of 96 nodes
+  const std::string svg =
+      renderSvg(cg.machine, cg.box, cg.router, cg.problem, {{"k4", block}}, {"t", true});
+  std::string why;
+  ASSERT_TRUE(wellFormed(svg, why)) << why;
+  std::map<int, std::string> expected;
+  for (int node = 0; node < cg.box.nodeCount; ++node) {
+    std::vector<std::pair<int, int>> bySlot;  // slot, rank
+    for (int task = 0; task < 64; ++task)
+      if (block.nodeOfTask[task] == node) bySlot.emplace_back(block.slotOf(task), task);
+    std::sort(bySlot.begin(), bySlot.end());
+    std::string label;
+    for (const auto& [slot, rank] : bySlot) {
+      if (!label.empty()) label += ',';
+      label += std::to_string(rank);
+    }
+    expected[node] = label.empty() ? "-1" : label;
+  }
+  const std::regex node(R"re(<rect class="node" data-node="(\d+)" data-task="([-0-9,]+)")re");
+  int seen = 0;
+  for (std::sregex_iterator it(svg.begin(), svg.end(), node), end; it != end; ++it, ++seen)
+    EXPECT_EQ((*it)[2].str(), expected[std::stoi((*it)[1].str())]) << (*it)[0].str();
+  EXPECT_EQ(seen, cg.box.nodeCount);  // one aggregate panel
+}
+
 }  // namespace
 }  // namespace tac3map
