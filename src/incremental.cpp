@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
+
+#include "tac3map/error.hpp"
 
 namespace tac3map {
 
@@ -18,6 +21,10 @@ Placement::Placement(const Problem& problem, int nodes, const Mapping& mapping)
   for (int task = 0; task < mapping.tasks(); ++task) {
     const int node = nodeOfTask_[task];
     const int slot = mapping.slotOfTask.empty() ? used[node]++ : mapping.slotOfTask[task];
+    if (slot < 0 || slot >= slots_ || taskAtPosition_[node * slots_ + slot] >= 0)
+      throw InputError("the start mapping puts rank " + std::to_string(task) +
+                       " in a slot its node does not have free (" + std::to_string(slots_) +
+                       " ranks per node)");
     positionOfTask_[task] = node * slots_ + slot;
     taskAtPosition_[positionOfTask_[task]] = task;
   }
