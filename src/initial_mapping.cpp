@@ -11,12 +11,15 @@ ChosenStart chooseStart(const Problem& problem, const Router& router, ObjectiveK
   ChosenStart result;
   for (auto& [name, mapping] : named)
     result.candidates.push_back({name, mapping, evaluateExact(problem, router, mapping)});
+  // A hop-bytes search from each named start: cheap (tahb trials are the fastest), and on
+  // plateaus of the contention objective where it ends depends on where it began.
   if (objective != ObjectiveKind::Tahb) {
     Schedule tahb = schedule;
     tahb.earlyStop = false;
-    const SearchResult r =
-        anneal(problem, router, ObjectiveKind::Tahb, named.front().second, tahb, seed);
-    result.candidates.push_back({"tahb-search", r.best, r.bestScores});
+    for (const auto& [name, mapping] : named) {
+      const SearchResult r = anneal(problem, router, ObjectiveKind::Tahb, mapping, tahb, seed);
+      result.candidates.push_back({"tahb-search from " + name, r.best, r.bestScores});
+    }
   }
   for (std::size_t i = 1; i < result.candidates.size(); ++i)
     if (objectiveValue(result.candidates[i].scores, objective) <

@@ -27,8 +27,8 @@ struct ChosenStart {
   const StartCandidate& best() const { return candidates[chosen]; }
 };
 
-// Scores `named` starts and, unless the objective is tahb itself, adds the hop-bytes search
-// from the first of them (same schedule, `seed`; name "tahb-search"); picks the lowest.
+// Scores `named` starts and, unless the objective is tahb itself, a hop-bytes search from each
+// of them (same schedule, `seed`; named "tahb-search from NAME"); picks the lowest.
 ChosenStart chooseStart(const Problem& problem, const Router& router, ObjectiveKind objective,
                         std::vector<std::pair<std::string, Mapping>> named,
                         const Schedule& schedule, std::uint64_t seed);
