@@ -103,10 +103,6 @@ Mapping Job::mapping(const std::string& nameOrFile, int coresPerNode) const {
   return m;
 }
 
-}  // namespace tac3map::cli
-
-namespace tac3map::cli {
-
 ChosenStart Job::autoStart(ObjectiveKind objective, const Schedule& schedule,
                            std::uint64_t seed) const {
   std::vector<std::pair<std::string, Mapping>> starts;
