@@ -383,6 +383,59 @@ TEST_F(Cli, SweepRunsTheCrossProductAndEqualsMap) {
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1 + 4 + 1) << r.out;
 }
 
+// The model's flags end to end: engines change the stencil's sets and scores, --init auto
+// reports its candidates and starts from the best, sweep specs multiply cases by ranks per
+// node and engines and give the same scores as map.
+TEST_F(Cli, EnginesRanksPerNodeAndAutoStartEndToEnd) {
+  const std::string stencil = out("st.trace");
+  ASSERT_EQ(
+      run("gen stencil --dims 4x4x4 --points 7 --periodic --bytes 262144 -o " + stencil).exitCode,
+      0);
+  const std::string box = kFx10 + " --shape 2x2x2x2x3x2 --trace " + stencil;
+  const auto tac3Of = [&](const std::string& flags) {
+    const Outcome r = run("score " + box + " " + flags + " --format json identity");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return nlohmann::json::parse(r.out)[0]["scores"]["tac3"].get<double>();
+  };
+  // One engine: six sets of one message per link each (6 M / B); four engines: one set whose
+  // busiest link carries two messages (2 M / B).
+  EXPECT_DOUBLE_EQ(tac3Of("--engines 1"), 6 * 262144 / 5e9);
+  EXPECT_DOUBLE_EQ(tac3Of(""), 2 * 262144 / 5e9);
+  EXPECT_DOUBLE_EQ(tac3Of("--engines 4"), tac3Of(""));
+  const Outcome m =
+      run("map " + box + " --quiet -o " + out("st.map") + " --report " + out("st.json"));
+  ASSERT_EQ(m.exitCode, 0) << m.err;
+  const auto report = nlohmann::json::parse(slurp(out("st.json")));
+  const auto& candidates = report["start"]["candidates"];
+  ASSERT_GE(candidates.size(), 4u);  // identity, tofu-default and a tahb search from each
+  double best = 1;
+  std::string bestName;
+  for (const auto& c : candidates)
+    if (c["scores"]["tac3"].get<double>() < best)
+      best = c["scores"]["tac3"].get<double>(), bestName = c["name"];
+  EXPECT_EQ(report["start"]["chosen"], bestName);
+  EXPECT_DOUBLE_EQ(report["initial_scores"]["tac3"].get<double>(), best);
+  EXPECT_LE(report["scores"]["tac3"].get<double>(), best);
+  // Sweep: ranks_per_node and engines lists multiply the cases; keys say which.
+  const std::string spec = file("k.json", "{\"traces\": [\"" + stencil + "\"], \"machines\": [\"" +
+                                              testing::sourcePath("topologies/fx10.json") +
+                                              "\"], \"boxes\": [\"2x2x2x2x3x2\"], "
+                                              "\"objectives\": [\"identity\"], "
+                                              "\"ranks_per_node\": [1, 2], \"engines\": [1, 4]}");
+  const Outcome sw = run("sweep " + spec + " -o " + out("k.jsonl") + " --quiet");
+  ASSERT_EQ(sw.exitCode, 0) << sw.err;
+  const auto lines = sweep::lines(out("k.jsonl"));
+  ASSERT_EQ(lines.size(), 4u);
+  for (const auto& line : lines) {
+    const int k = line["key"].value("ranks_per_node", 1);
+    const int e = line["key"]["engines"].get<int>();
+    EXPECT_DOUBLE_EQ(
+        line["scores"]["tac3"].get<double>(),
+        tac3Of("--engines " + std::to_string(e) + " --ranks-per-node " + std::to_string(k)))
+        << line.dump();
+  }
+}
+
 TEST_F(Cli, SweepResumesAfterAKillAndSkipsWhatIsDone) {
   const std::string specFile = file("spec.json", sweep::spec("10"));
   const std::string results = out("r.jsonl");
