@@ -13,9 +13,10 @@ struct AlgorithmName {
   Algorithm algorithm;
 };
 const AlgorithmName kAlgorithms[] = {
-    {"binomial", Algorithm::Binomial}, {"recursive-doubling", Algorithm::RecursiveDoubling},
-    {"ring", Algorithm::Ring},         {"bruck", Algorithm::Bruck},
-    {"pairwise", Algorithm::Pairwise}, {"dissemination", Algorithm::Dissemination}};
+    {"binomial", Algorithm::Binomial},   {"recursive-doubling", Algorithm::RecursiveDoubling},
+    {"ring", Algorithm::Ring},           {"bruck", Algorithm::Bruck},
+    {"pairwise", Algorithm::Pairwise},   {"dissemination", Algorithm::Dissemination},
+    {"shift-ring", Algorithm::ShiftRing}};
 
 bool supported(CollectiveOp op, Algorithm a) {
   switch (op) {
@@ -27,7 +28,8 @@ bool supported(CollectiveOp op, Algorithm a) {
     case CollectiveOp::Allreduce:
       return a == Algorithm::RecursiveDoubling || a == Algorithm::Ring;
     case CollectiveOp::Allgather:
-      return a == Algorithm::Ring || a == Algorithm::RecursiveDoubling || a == Algorithm::Bruck;
+      return a == Algorithm::Ring || a == Algorithm::RecursiveDoubling || a == Algorithm::Bruck ||
+             a == Algorithm::ShiftRing;
     case CollectiveOp::Alltoall:
       return a == Algorithm::Pairwise;
     case CollectiveOp::ReduceScatter:
@@ -152,9 +154,22 @@ void ringAllgatherChunks(Steps& s, int v, int n, std::uint64_t bytes) {
                chunk(bytes, n, ((v - step) % n + n) % n));
 }
 
+// The neighbour ring (Open MPI's tuned "ring", coll_tuned_allgather_algorithm 4, and
+// MPICH's): at step k every rank passes to v + 1 the block it received from v - 1 at step
+// k - 1 (its own at step 0).
 void ringSameSize(Steps& s, int v, int n, std::uint64_t bytes) {
   const int right = (v + 1) % n, left = (v + n - 1) % n;
   for (int step = 0; step < n - 1; ++step) s.exchange(right, bytes, left, bytes);
+}
+
+// SimGrid's allgather "ring" (STAR-MPI's; also what SimGrid's ompi and mpich selectors run
+// where those libraries use their neighbour ring): at step s = 1 .. n-1 every rank sends its
+// own block straight to v + s and receives v - s's, so step s is a cyclic shift by s. The
+// neighbour ring (ringSameSize) forwards a block one rank further at every step instead:
+// same bytes and steps, but every message goes to v + 1.
+void shiftRing(Steps& s, int v, int n, std::uint64_t bytes) {
+  for (int shift = 1; shift < n; ++shift)
+    s.exchange((v + shift) % n, bytes, (v - shift + n) % n, bytes);
 }
 
 void bruck(Steps& s, int v, int n, std::uint64_t bytes) {
@@ -188,6 +203,7 @@ void expandOne(std::vector<Event>& out, const Event& call, int v, const std::vec
       return recursiveDoublingAllreduce(s, v, n, bytes);
     case CollectiveOp::Allgather:
       if (algorithm == Algorithm::Ring) return ringSameSize(s, v, n, bytes);
+      if (algorithm == Algorithm::ShiftRing) return shiftRing(s, v, n, bytes);
       if (algorithm == Algorithm::RecursiveDoubling && (n & (n - 1)) == 0) {
         for (int mask = 1; mask < n; mask <<= 1)
           s.exchange(v ^ mask, bytes * static_cast<std::uint64_t>(mask), v ^ mask,

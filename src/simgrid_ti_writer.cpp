@@ -124,11 +124,10 @@ class RankWriter {
         keyOf_.clear();
         return;
       case EventKind::Sendrecv: {
-        if (tag(e) == 0) {
-          line("sendRecv " + std::to_string(e.bytes) + " " + std::to_string(e.peer) + " " +
-               std::to_string(e.bytes2) + " " + std::to_string(e.peer2));
-          return;
-        }
+        // Always as its two postings and two waits: SimGrid 3.32's `sendRecv` action requires
+        // two datatype ids after the sizes and peers (`sendRecv 300 1 400 1 6 6`), whose
+        // numbering is SMPI's own; the four-word form is rejected ("needs 6 mandatory
+        // arguments"). isend + irecv + wait + wait is what SMPI's sendrecv does.
         const Key send{rank_, e.peer, tag(e)}, recv{e.peer2, rank_, tag(e)};
         line("isend " + std::to_string(e.peer) + " " + std::to_string(tag(e)) + " " +
              std::to_string(e.bytes));

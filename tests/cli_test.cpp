@@ -632,18 +632,23 @@ TEST_F(Cli, RanksPerNodeReachTheRankMaps) {
 TEST_F(Cli, PredictComparesEveryCollectivesAlgorithms) {
   std::string text = "tac3map-trace 1\nranks 8\n";
   for (int r = 0; r < 8; ++r) text += std::to_string(r) + " allreduce 1048576\n";
+  for (int r = 0; r < 8; ++r) text += std::to_string(r) + " allgather 1024\n";
   const std::string trace = file("coll.trace", text);
   const Outcome r = run("predict " + kFx10 + " --shape 2x2x2x2x3x2 --trace " + trace +
                         " identity --profile topologies/fx10-profile.json --collectives-compare "
                         "--json");
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const auto calls = nlohmann::json::parse(r.out)["collectives"];
-  ASSERT_EQ(calls.size(), 1u);
+  ASSERT_EQ(calls.size(), 2u);
   EXPECT_EQ(calls[0]["collective"], "allreduce");
   EXPECT_EQ(calls[0]["seconds"].size(), 2u);
   EXPECT_TRUE(calls[0]["seconds"].contains("ring"));
   EXPECT_TRUE(calls[0]["seconds"].contains("recursive-doubling"));
   EXPECT_EQ(calls[0]["best_by_size"][0]["from_bytes"], 8);
+  EXPECT_EQ(calls[1]["collective"], "allgather");
+  EXPECT_EQ(calls[1]["seconds"].size(), 4u);
+  for (const char* algorithm : {"ring", "recursive-doubling", "bruck", "shift-ring"})
+    EXPECT_TRUE(calls[1]["seconds"].contains(algorithm)) << algorithm;
 }
 
 TEST_F(Cli, NodeTableAloneMakesANonContiguousJob) {
@@ -732,6 +737,31 @@ TEST_F(Cli, ConvertToSimgridTiReadsBackAsTheSameCcs) {
   const Outcome bad = run("convert examples/cg64-isend.trace --to dumpi -o " + out("x.ti"));
   EXPECT_NE(bad.exitCode, 0);
   EXPECT_FALSE(fs::exists(out("x.ti")));
+}
+
+TEST_F(Cli, ConvertExpandsCollectivesWithTheChosenAlgorithm) {
+  // One allgather per rank, written with each algorithm: the TI trace holds its steps (and no
+  // 'sendRecv', which SimGrid 3.32 rejects without datatypes), and reads back as the CCSs of
+  // the native trace under the same --collectives.
+  std::string text = "tac3map-trace 1\nranks 6\n";
+  for (int r = 0; r < 6; ++r) text += std::to_string(r) + " allgather 1024\n";
+  const std::string trace = file("ag.trace", text);
+  std::set<std::string> different;
+  for (const char* algorithm : {"ring", "shift-ring", "bruck", "recursive-doubling"}) {
+    SCOPED_TRACE(algorithm);
+    const std::string choice = std::string(" --collectives allgather=") + algorithm;
+    const Outcome r = run("convert " + trace + " --to simgrid-ti -o " + out("ag.ti") + choice);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::ifstream rank0(out("ag.ti.rank0"));
+    const std::string actions((std::istreambuf_iterator<char>(rank0)), {});
+    EXPECT_EQ(actions.find("sendRecv"), std::string::npos);
+    const Outcome original = run("ccs --trace " + trace + " --json" + choice);
+    const Outcome converted = run("ccs --trace " + out("ag.ti") + " --json");
+    ASSERT_EQ(converted.exitCode, 0) << converted.err;
+    EXPECT_EQ(converted.out, original.out);
+    different.insert(converted.out);
+  }
+  EXPECT_EQ(different.size(), 3u);  // 6 ranks: recursive doubling runs as Bruck
 }
 }  // namespace
 }  // namespace tac3map

@@ -110,7 +110,7 @@ TEST(Collectives, AllreduceAllgatherBarrierReduceScatterLeaveEveryoneWithEveryth
     const Outcome ring = run(n, "allreduce 1000", "allreduce=ring");
     EXPECT_TRUE(allKnowAll(ring, n));
     EXPECT_EQ(ring.bytes, n > 1 ? 2u * (n - 1) * 1000 : 0u);  // each step moves all chunks once
-    for (const char* algorithm : {"ring", "recursive-doubling", "bruck"}) {
+    for (const char* algorithm : {"ring", "recursive-doubling", "bruck", "shift-ring"}) {
       const Outcome gather = run(n, "allgather 10", std::string("allgather=") + algorithm);
       EXPECT_TRUE(allKnowAll(gather, n)) << algorithm;
       EXPECT_EQ(gather.bytes, 10u * n * (n - 1)) << algorithm;  // every block to every rank
@@ -123,6 +123,45 @@ TEST(Collectives, AllreduceAllgatherBarrierReduceScatterLeaveEveryoneWithEveryth
     EXPECT_EQ(static_cast<int>(barrier.sets.sets.size()), log2Ceil(n));
     EXPECT_TRUE(allKnowAll(run(n, "reduce_scatter 10", ""), n));
   }
+}
+
+// The two rings of allgather block by block: every step is one CCS of n messages of one
+// block; the neighbour ring's messages all go to v + 1 and carry the block the sender received
+// at the previous step (its own first), the shift ring's step s goes to v + s and carries the
+// sender's own block. Each message must bring its receiver a block it does not have yet, and
+// after n - 1 steps every rank holds all n blocks.
+TEST(Collectives, AllgatherRingsMoveOneNewBlockPerStep) {
+  for (int n : kSizes)
+    for (const bool shift : {false, true}) {
+      SCOPED_TRACE("n " + std::to_string(n) + (shift ? " shift-ring" : " ring"));
+      const Outcome r = run(n, "allgather 10", shift ? "allgather=shift-ring" : "allgather=ring");
+      ASSERT_EQ(static_cast<int>(r.sets.sets.size()), n - 1);
+      std::vector<std::set<int>> blocks(n);
+      std::vector<int> last(n);  // the block each rank received at the previous step
+      for (int v = 0; v < n; ++v) blocks[v] = {v}, last[v] = v;
+      for (int step = 1; step < n; ++step) {
+        const auto& ccs = r.sets.sets[step - 1];
+        ASSERT_EQ(static_cast<int>(ccs.size()), n) << "step " << step;
+        std::vector<int> received(n, -1);
+        for (const Communication& c : ccs) {
+          EXPECT_EQ(c.bytes, 10u);
+          EXPECT_EQ(c.dst, (c.src + (shift ? step : 1)) % n)
+              << "step " << step << " from " << c.src;
+          const int block = shift ? c.src : last[c.src];
+          EXPECT_FALSE(blocks[c.dst].count(block))
+              << "step " << step << ": " << c.src << "->" << c.dst << " brings block " << block
+              << " again";
+          EXPECT_EQ(received[c.dst], -1) << "two messages into " << c.dst;
+          received[c.dst] = block;
+        }
+        for (int v = 0; v < n; ++v) {
+          ASSERT_NE(received[v], -1) << "rank " << v << " received nothing at step " << step;
+          blocks[v].insert(received[v]);
+          last[v] = received[v];
+        }
+      }
+      for (int v = 0; v < n; ++v) EXPECT_EQ(static_cast<int>(blocks[v].size()), n) << v;
+    }
 }
 
 TEST(Collectives, AlltoallSendsEachPairExactlyOnce) {
@@ -172,6 +211,12 @@ TEST(Collectives, BadCallsAndOptionsAreErrors) {
   EXPECT_THROW(parseCollectiveAlgorithms("allsum=ring"), InputError);
   EXPECT_EQ(parseCollectiveAlgorithms("allgather=bruck").of(CollectiveOp::Allgather),
             Algorithm::Bruck);
+  EXPECT_EQ(parseCollectiveAlgorithms("allgather=shift-ring").of(CollectiveOp::Allgather),
+            Algorithm::ShiftRing);
+  EXPECT_THROW(parseCollectiveAlgorithms("allreduce=shift-ring"), InputError);
+  EXPECT_EQ(algorithmsOf(CollectiveOp::Allgather),
+            (std::vector<Algorithm>{Algorithm::Ring, Algorithm::RecursiveDoubling, Algorithm::Bruck,
+                                    Algorithm::ShiftRing}));
   EXPECT_EQ(parseCollectiveAlgorithms("").of(CollectiveOp::Allreduce),
             Algorithm::RecursiveDoubling);
 }

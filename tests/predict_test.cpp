@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 
 #include "tac3map/ccs.hpp"
 #include "tac3map/collectives.hpp"
@@ -89,6 +90,37 @@ TEST(Predict, CcsTimeIsTheSlowestMessageWithItsContentionAndExtraHops) {
   EXPECT_DOUBLE_EQ(p.ccs[1].seconds, model.seconds(4000));
   EXPECT_DOUBLE_EQ(p.communication, p.ccs[0].seconds + p.ccs[1].seconds);
   EXPECT_DOUBLE_EQ(p.total, p.communication + 0.5);
+}
+
+// What the SimGrid platform charges a lone message (every link of its route has latency
+// hop_latency, bandwidth link_bandwidth; docs/predict.md, "Collective crossovers against the
+// simulator"): with the platform's one hop as the profile, predict must give hops x hop_latency
+// + bytes / link_bandwidth on every route length, the first hop counted once.
+TEST(Predict, ALoneMessageCostsWhatThePlatformChargesWithAOneHopProfile) {
+  const Machine fx10 = testing::fx10();
+  const Box box = makeBox(fx10, "2x2x2x2x3x2");
+  const Router router(fx10, box);
+  std::vector<Sample> oneHop;
+  for (std::uint64_t b : {8ull, 1024ull, 1048576ull, 16777216ull})
+    oneHop.push_back({b, fx10.hopLatency + static_cast<double>(b) / fx10.linkBandwidth});
+  const TimeModel model(oneHop, ModelKind::Piecewise, "platform");
+  const PredictModel m{model, model, fx10.hopLatency, 0, makeModel(fx10, 0, 1)};
+  const Mapping mapping = identityMapping(64, box);
+  std::set<int> lengths;
+  for (int dst = 1; dst < 64; ++dst)
+    for (std::uint64_t bytes : {1024ull, 1048576ull}) {
+      CcsSet sets;
+      sets.tasks = 64;
+      sets.sets = {{{0, dst, bytes}}};
+      const Problem problem = makeProblem(sets, m.network);
+      const int hops =
+          static_cast<int>(router.route(mapping.nodeOfTask[0], mapping.nodeOfTask[dst]).size());
+      lengths.insert(hops);
+      EXPECT_NEAR(predict(problem, router, mapping, m, 0).communication,
+                  hops * fx10.hopLatency + static_cast<double>(bytes) / fx10.linkBandwidth, 1e-15)
+          << "0->" << dst << ", " << hops << " hops, " << bytes << " B";
+    }
+  EXPECT_EQ(lengths, (std::set<int>{1, 2, 3, 4, 5}));
 }
 
 // The model's engines and ranks per node reach predict as they reach the score: three messages

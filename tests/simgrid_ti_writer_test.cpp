@@ -149,23 +149,28 @@ TEST_F(TiWriter, ActionsSyntax) {
   ASSERT_EQ(actions.size(), 2u);
   EXPECT_EQ(actions[0],
             "0 init\n0 isend 1 5 100\n0 irecv 1 6 200\n0 wait 1 0 6\n0 wait 0 1 5\n"
-            "0 sendRecv 300 1 400 1\n"
+            "0 isend 1 0 300\n0 irecv 1 0 400\n0 wait 0 1 0\n0 wait 1 0 0\n"
             "0 isend 1 3 7\n0 irecv 1 3 8\n0 wait 0 1 3\n0 wait 1 0 3\n"
             "0 sleep 0.25\n0 barrier\n0 send 1 2 9\n0 finalize\n");
   EXPECT_EQ(actions[1],
-            "1 init\n1 irecv 0 5 100\n1 isend 0 6 200\n1 waitall\n1 sendRecv 400 0 300 0\n"
+            "1 init\n1 irecv 0 5 100\n1 isend 0 6 200\n1 waitall\n"
+            "1 isend 0 0 400\n1 irecv 0 0 300\n1 wait 1 0 0\n1 wait 0 1 0\n"
             "1 isend 0 3 8\n1 irecv 0 3 7\n1 wait 1 0 3\n1 wait 0 1 3\n"
             "1 barrier\n1 recv 0 2 9\n1 finalize\n");
   const Trace back = roundTrip(trace);
   ASSERT_EQ(back.ranks, 2);
-  const Event& compute = back.events[0][9];
+  const Event& compute = back.events[0][12];
   EXPECT_EQ(compute.kind, EventKind::Compute);
   EXPECT_EQ(compute.seconds, 0.25);
-  const Event& sendrecv = back.events[1][3];
-  EXPECT_EQ(sendrecv.kind, EventKind::Sendrecv);
-  EXPECT_EQ(sendrecv.peer, 0);
-  EXPECT_EQ(sendrecv.bytes, 400u);
-  EXPECT_EQ(sendrecv.bytes2, 300u);
+  // The tag-0 sendrecv comes back as its two halves (SimGrid 3.32 rejects the 4-word sendRecv).
+  const Event& sendHalf = back.events[1][3];
+  EXPECT_EQ(sendHalf.kind, EventKind::Isend);
+  EXPECT_EQ(sendHalf.peer, 0);
+  EXPECT_EQ(sendHalf.bytes, 400u);
+  const Event& recvHalf = back.events[1][4];
+  EXPECT_EQ(recvHalf.kind, EventKind::Irecv);
+  EXPECT_EQ(recvHalf.bytes, 300u);
+  for (const std::string& rank : actions) EXPECT_EQ(rank.find("sendRecv"), std::string::npos);
   // The index lists the rank files by name, beside it.
   EXPECT_EQ(read("out.ti"), "out.ti.rank0\nout.ti.rank1\n");
   EXPECT_EQ(read("out.ti.rank1"), actions[1]);

@@ -50,6 +50,24 @@ TEST(TraceFormats, EveryReaderGivesTheNativeCcss) {
   }
 }
 
+TEST(TraceFormats, SimgridSendRecvWithAndWithoutDatatypes) {
+  // SimGrid 3.32's -trace-ti writes MPI_Sendrecv as 'sendRecv <send> <dst> <recv> <src>
+  // <send type id> <recv type id>' (ids 6 6 for MPI_BYTE); older versions left the types out.
+  const fs::path dir =
+      fs::temp_directory_path() / ("tac3map-sendrecv-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  for (const std::string types : {" 6 6", ""}) {
+    const fs::path path = dir / "a.ti";
+    std::ofstream(path) << "0 init\n0 sendRecv 100 1 200 1" << types << "\n0 finalize\n"
+                        << "1 init\n1 sendRecv 200 0 100 0" << types << "\n1 finalize\n";
+    const auto sets = ccsOf(readAnyTrace(path.string(), TraceFormat::SimgridTi, {}));
+    ASSERT_EQ(sets.size(), 1u) << types;
+    EXPECT_EQ(sets[0], (std::vector<std::tuple<int, int, std::uint64_t>>{{0, 1, 100}, {1, 0, 200}}))
+        << types;
+  }
+  fs::remove_all(dir);
+}
+
 TEST(TraceFormats, DumpiSubCommunicatorsFromCommSplit) {
   // MPI_Comm_split(color = rank % 2, key = -rank), then a bcast and a send on the halves.
   EXPECT_EQ(ccsOf(readAnyTrace(data("dumpi-split/index"), TraceFormat::Auto, {})),

@@ -17,6 +17,7 @@ enum class Algorithm {
   RecursiveDoubling,  // allreduce, allgather (power-of-two sizes; else Bruck for allgather)
   Ring,               // allreduce (reduce-scatter + allgather), allgather, reduce_scatter
   Bruck,              // allgather
+  ShiftRing,          // allgather: step s sends the own block to v + s (SimGrid's "ring")
   Pairwise,           // alltoall
   Dissemination,      // barrier on a communicator
 };
