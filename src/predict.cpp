@@ -9,8 +9,7 @@
 namespace tac3map {
 namespace {
 
-double messageSeconds(const PredictModel& model, std::uint64_t bytes, double contention,
-                      int hops) {
+double messageSeconds(const PredictModel& model, std::uint64_t bytes, double contention, int hops) {
   return model.message.seconds(contention * static_cast<double>(bytes)) +
          std::max(0, hops - 1) * model.hopLatency;
 }
@@ -81,11 +80,14 @@ std::vector<BarrierAdvice> barrierAdvice(const Problem& problem, const Router& r
         const std::uint64_t next = loads.ofCcs(t + 1).at(l).weighted;
         const auto current = loads.ofCcs(t).find(l);
         own = std::max(own, next);
-        both = std::max(both, next + (current == loads.ofCcs(t).end() ? 0 : current->second.weighted));
+        both =
+            std::max(both, next + (current == loads.ofCcs(t).end() ? 0 : current->second.weighted));
       }
       alone = std::max(alone, communicationSeconds(model, loads, problem, c, own / weight));
-      overlapped = std::max(overlapped, communicationSeconds(model, loads, problem, c, both / weight));
-      a.contentionAlone = std::max(a.contentionAlone, static_cast<int>((own + weight - 1) / weight));
+      overlapped =
+          std::max(overlapped, communicationSeconds(model, loads, problem, c, both / weight));
+      a.contentionAlone =
+          std::max(a.contentionAlone, static_cast<int>((own + weight - 1) / weight));
       a.contentionOverlapped =
           std::max(a.contentionOverlapped, static_cast<int>((both + weight - 1) / weight));
     }
