@@ -9,21 +9,21 @@
 # usage: bench/simgrid/engine_rules.sh [OUTDIR]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-T=${TAC3MAP:-$root/build/tac3map}
+TAC3MAP=${TAC3MAP:-$root/build/tac3map}
+SMPIRUN=${SMPIRUN:-smpirun}
+T=$TAC3MAP
 M=${MACHINE:-$root/topologies/fx10.json}
+# shellcheck source=common.sh
+. "$root/bench/simgrid/common.sh"  # SMPI_CFG, stencil_trace, simulate
 OUT=${1:-$(mktemp -d /tmp/tac3map-rules.XXXXXX)}
 mkdir -p "$OUT"
 cd "$OUT"
-"$T" gen stencil --dims 4x4x4 --points 7 --periodic --bytes 262144 --variant isend -o st.trace
+OUT=$(pwd)
+stencil_trace 0 st.trace
 "$T" convert st.trace --to simgrid-ti -o st.ti >/dev/null
-sim() {  # mapping box -> simulated seconds (SMPI configured as in validate.sh)
+sim() {  # mapping box -> simulated seconds
   "$T" platform -m "$M" -s "$2" --trace st.trace "$1" -o p.xml --hostfile h.txt >/dev/null
-  smpirun -platform p.xml -hostfile h.txt -np 64 -replay st.ti --cfg=network/model:CM02 \
-    --cfg=network/crosstraffic:0 --cfg=smpi/bw-factor:1 --cfg=smpi/lat-factor:1 \
-    --cfg=smpi/async-small-thresh:0 --cfg=smpi/send-is-detached-thresh:65536 \
-    --cfg=smpi/host-speed:1e9 --log=root.thres:warning --log=smpi_replay.thres:info \
-    '--log=smpi_replay.fmt:clock=%.12r%e%m%n' 2>&1 |
-    sed -n 's/^clock=\([0-9.e+-]*\) Simulation time.*/\1/p' | tail -1
+  simulate "$OUT/p.xml" "$OUT/h.txt" "$OUT/st.ti" "$OUT/smpi.log"
 }
 echo "box,mapping,level,split,simulated" > rules.csv
 for box in 2x2x2x2x3x2 1x2x4x2x3x2 4x2x1x2x3x2; do
