@@ -45,7 +45,7 @@ struct Job {
 
   int ranksPerNode() const { return model.ranksPerNode; }
   // --init auto (initial_mapping.hpp): the best by `objective` of identity, round-robin
-  // (several ranks per node), tofu-default (Tofu boxes) and a hop-bytes search.
+  // (several ranks per node), tofu-default (Tofu boxes) and a hop-bytes search from each.
   ChosenStart autoStart(ObjectiveKind objective, const Schedule& schedule,
                         std::uint64_t seed) const;
   // A start by --init value: auto, random (seeded by `seed`), a name or a file.

@@ -85,10 +85,11 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   mapCmd->add_option("--seed", map.seed, "random seed")->capture_default_str();
   mapCmd
-      ->add_option("--init", map.init,
-                   "start: auto (the best of identity, round-robin, tofu-default and a "
-                   "hop-bytes search, by the objective) | identity | round-robin | random "
-                   "(seeded by --seed) | random:SEED | tofu-default | a mapping file")
+      ->add_option(
+          "--init", map.init,
+          "start: auto (the best of identity, round-robin, tofu-default and a "
+          "hop-bytes search from each, by the objective) | identity | round-robin | random "
+          "(seeded by --seed) | random:SEED | tofu-default | a mapping file")
       ->capture_default_str();
   mapCmd
       ->add_option("--moves", map.moves,
