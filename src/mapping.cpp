@@ -32,15 +32,13 @@ Mapping fromPositions(const std::vector<int>& positions, int slotsPerNode) {
 
 }  // namespace
 
-Mapping identityMapping(int tasks, const Box& box, int slotsPerNode) {
-  checkTasksFit(tasks, box, "identity mapping", slotsPerNode);
+Mapping blockPlacement(int tasks, int slotsPerNode) {
   std::vector<int> positions(tasks);
   for (int task = 0; task < tasks; ++task) positions[task] = task;
   return fromPositions(positions, slotsPerNode);
 }
 
-Mapping roundRobinMapping(int tasks, const Box& box, int slotsPerNode) {
-  checkTasksFit(tasks, box, "round-robin mapping", slotsPerNode);
+Mapping roundRobinPlacement(int tasks, int slotsPerNode) {
   const int used = (tasks + slotsPerNode - 1) / slotsPerNode;
   std::vector<int> positions(tasks);
   for (int task = 0; task < tasks; ++task)
@@ -48,9 +46,8 @@ Mapping roundRobinMapping(int tasks, const Box& box, int slotsPerNode) {
   return fromPositions(positions, slotsPerNode);
 }
 
-Mapping randomMapping(int tasks, const Box& box, std::uint64_t seed, int slotsPerNode) {
-  checkTasksFit(tasks, box, "random mapping", slotsPerNode);
-  const int positions = box.nodeCount * slotsPerNode;
+Mapping randomPlacement(int tasks, int nodes, std::uint64_t seed, int slotsPerNode) {
+  const int positions = nodes * slotsPerNode;
   std::vector<int> pool(positions);
   for (int i = 0; i < positions; ++i) pool[i] = i;
   Rng rng(seed);
@@ -58,6 +55,21 @@ Mapping randomMapping(int tasks, const Box& box, std::uint64_t seed, int slotsPe
     std::swap(pool[i], pool[rng.below(static_cast<std::uint64_t>(i) + 1)]);
   pool.resize(tasks);
   return fromPositions(pool, slotsPerNode);
+}
+
+Mapping identityMapping(int tasks, const Box& box, int slotsPerNode) {
+  checkTasksFit(tasks, box, "identity mapping", slotsPerNode);
+  return blockPlacement(tasks, slotsPerNode);
+}
+
+Mapping roundRobinMapping(int tasks, const Box& box, int slotsPerNode) {
+  checkTasksFit(tasks, box, "round-robin mapping", slotsPerNode);
+  return roundRobinPlacement(tasks, slotsPerNode);
+}
+
+Mapping randomMapping(int tasks, const Box& box, std::uint64_t seed, int slotsPerNode) {
+  checkTasksFit(tasks, box, "random mapping", slotsPerNode);
+  return randomPlacement(tasks, box.nodeCount, seed, slotsPerNode);
 }
 
 void checkMapping(const Mapping& mapping, const Box& box, const std::string& source,

@@ -55,8 +55,7 @@ Model makeModel(const Machine& machine, int engines, int ranksPerNode, Overlap o
   }
   model.linkWeight = bestNum;
   model.nodeWeight = bestDen;
-  model.chargeNodes = model.engines > 1 || ranksPerNode > 1 || ratio < 1;
-  if (!model.chargeNodes) model.linkWeight = model.nodeWeight = 1;
+  if (!model.nodeLinks()) model.linkWeight = model.nodeWeight = 1;
   return model;
 }
 

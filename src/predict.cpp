@@ -17,10 +17,9 @@ double messageSeconds(const PredictModel& model, std::uint64_t bytes, double con
 // Communication c alone on its links (contention = its own loads).
 double communicationSeconds(const PredictModel& model, const LinkLoads& loads,
                             const Problem& problem, std::size_t c, double contention) {
+  const double intraNode = problem.model.intraNodeBandwidth;
   if (loads.insideNode(c))
-    return model.intraNodeBandwidth > 0
-               ? static_cast<double>(problem.bytes[c]) / model.intraNodeBandwidth
-               : 0.0;
+    return intraNode > 0 ? static_cast<double>(problem.bytes[c]) / intraNode : 0.0;
   return messageSeconds(model, problem.bytes[c], contention, loads.hops(c));
 }
 

@@ -110,6 +110,17 @@ Mapping tofuDefaultMapping(int tasks, const Machine& machine, const Box& box, in
   return m;
 }
 
+std::optional<std::uint64_t> randomMappingSeed(const std::string& name) {
+  const std::string prefix = "random:";
+  if (name.rfind(prefix, 0) != 0) return std::nullopt;
+  const std::string digits = name.substr(prefix.size());
+  std::uint64_t seed = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), seed);
+  if (digits.empty() || error != std::errc() || end != digits.data() + digits.size())
+    throw InputError("mapping name '" + name + "': expected random:SEED, SEED an integer");
+  return seed;
+}
+
 Mapping resolveMapping(const std::string& nameOrFile, const Machine& machine, const Box& box,
                        int tasks, const NodeTable* table, const RankMapOptions* options) {
   const int slotsPerNode = options ? options->slotsPerNode : 1;
@@ -117,15 +128,8 @@ Mapping resolveMapping(const std::string& nameOrFile, const Machine& machine, co
     return identityMapping(tasks, box, slotsPerNode);
   if (nameOrFile == "round-robin") return roundRobinMapping(tasks, box, slotsPerNode);
   if (nameOrFile == "tofu-default") return tofuDefaultMapping(tasks, machine, box, slotsPerNode);
-  const std::string prefix = "random:";
-  if (nameOrFile.rfind(prefix, 0) == 0) {
-    const std::string digits = nameOrFile.substr(prefix.size());
-    std::uint64_t seed = 0;
-    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), seed);
-    if (digits.empty() || error != std::errc() || end != digits.data() + digits.size())
-      throw InputError("mapping name '" + nameOrFile + "': expected random:SEED, SEED an integer");
-    return randomMapping(tasks, box, seed, slotsPerNode);
-  }
+  if (const auto seed = randomMappingSeed(nameOrFile))
+    return randomMapping(tasks, box, *seed, slotsPerNode);
   return readRankMap(nameOrFile, machine, box, tasks, table, options ? *options : RankMapOptions{});
 }
 

@@ -79,7 +79,7 @@ Problem sharedLinkProblem() {
 TEST(Predict, CcsTimeIsTheSlowestMessageWithItsContentionAndExtraHops) {
   const Small s;
   const TimeModel model(line(), ModelKind::Piecewise, "t");
-  const PredictModel m{model, model, 1e-7, 0, {}};
+  const PredictModel m{model, model, 1e-7, {}};
   const Problem problem = sharedLinkProblem();
   const Prediction p = predict(problem, s.router, identityMapping(4, s.box), m, 0.5);
   ASSERT_EQ(p.ccs.size(), 2u);
@@ -104,7 +104,7 @@ TEST(Predict, ALoneMessageCostsWhatThePlatformChargesWithAOneHopProfile) {
   for (std::uint64_t b : {8ull, 1024ull, 1048576ull, 16777216ull})
     oneHop.push_back({b, fx10.hopLatency + static_cast<double>(b) / fx10.linkBandwidth});
   const TimeModel model(oneHop, ModelKind::Piecewise, "platform");
-  const PredictModel m{model, model, fx10.hopLatency, 0, makeModel(fx10, 0, 1)};
+  const PredictModel m{model, model, fx10.hopLatency, makeModel(fx10, 0, 1)};
   const Mapping mapping = identityMapping(64, box);
   std::set<int> lengths;
   for (int dst = 1; dst < 64; ++dst)
@@ -135,8 +135,9 @@ TEST(Predict, EnginesAndRanksPerNodeAsTheScoreSeesThem) {
   CcsSet sets;
   sets.tasks = 16;
   sets.sets = {{{0, 1, 1000}, {0, 4, 1000}, {0, 3, 1000}}};
+  machine.intraNodeBandwidth = 1e8;
   const Model network = makeModel(machine, 0, 2);
-  const PredictModel m{model, model, 0, 1e8, network};
+  const PredictModel m{model, model, 0, network};
   const Problem problem = makeProblem(sets, network);
   Mapping apart = identityMapping(16, box, 2);  // block: 0 and 1 share node 0
   const Prediction p = predict(problem, router, apart, m, 0);
@@ -152,7 +153,7 @@ TEST(Predict, EnginesAndRanksPerNodeAsTheScoreSeesThem) {
 TEST(Predict, BarrierPaysWhenTheNextCcsWouldShareLinksForLongerThanABarrier) {
   const Small s;
   const TimeModel model(line(), ModelKind::Piecewise, "t");
-  const PredictModel m{model, model, 0, 0, {}};
+  const PredictModel m{model, model, 0, {}};
   const Problem problem = sharedLinkProblem();  // 0->1 of CCS 1 overlaps link 0->1 of 0->2
   const Mapping identity = identityMapping(4, s.box);
   const auto cheap = barrierAdvice(problem, s.router, identity, m, 1e-9);
@@ -193,7 +194,7 @@ TEST(Predict, CollectiveAlgorithmsAreComparedAloneAndBySize) {
   EXPECT_EQ(calls[0].members.size(), 16u);
   EXPECT_EQ(calls[1].members, (std::vector<int>{0, 2, 4, 6, 8, 10, 12, 14}));
   const TimeModel model(line(), ModelKind::Piecewise, "t");
-  const PredictModel m{model, model, 1e-7, 0, {}};
+  const PredictModel m{model, model, 1e-7, {}};
   const Mapping mapping = randomMapping(16, box, 5);
   const auto times = compareAlgorithms(calls[0], 16, router, mapping, m);
   ASSERT_EQ(times.size(), 2u);  // recursive doubling (default), ring

@@ -91,6 +91,8 @@ class Placement {
   const int* src_;
   const int* dst_;
   int slots_;
+  // nodeOfTask_ is positionOfTask_ / K, kept apart because the engines read a task's node for
+  // every message of a move (no division on the hot path).
   std::vector<int> nodeOfTask_, positionOfTask_, taskAtPosition_;
   std::vector<int> start_, incident_;  // CSR: communications of each task
 };

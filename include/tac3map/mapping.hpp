@@ -37,6 +37,12 @@ Mapping roundRobinMapping(int tasks, const Box& box, int slotsPerNode);
 // A uniformly random placement (Fisher-Yates over the node slots), reproducible from the seed.
 Mapping randomMapping(int tasks, const Box& box, std::uint64_t seed, int slotsPerNode = 1);
 
+// The same three placements over nodes 0 .. nodes-1 of any node set (e.g. a node table's
+// nodes in table order; the caller renames them), without the fit check.
+Mapping blockPlacement(int tasks, int slotsPerNode);
+Mapping roundRobinPlacement(int tasks, int slotsPerNode);
+Mapping randomPlacement(int tasks, int nodes, std::uint64_t seed, int slotsPerNode);
+
 Mapping readMapping(const std::string& path, const Box& box, int tasks, int slotsPerNode = 1);
 
 // Collects rank -> (node, slot) while a mapping file is read, with the checks every reader

@@ -34,15 +34,16 @@ struct Model {
   int engines = 1;       // injection engines per node (E)
   int ranksPerNode = 1;  // slots per node (K)
   std::uint32_t linkWeight = 1, nodeWeight = 1;
-  bool chargeNodes = false;  // whether the node term is evaluated (see nodeLinks())
   double linkBandwidth = 0, injectionBandwidth = 0, intraNodeBandwidth = 0;
   Overlap overlap = Overlap::None;
 
   // The node term can matter: several engines, several ranks per node, or engines slower
   // than links. Otherwise it never changes a cost and is left out.
-  bool nodeLinks() const { return chargeNodes; }
+  bool nodeLinks() const {
+    return engines > 1 || ranksPerNode > 1 || engines * injectionBandwidth < linkBandwidth;
+  }
   bool isPaperSetting() const {
-    return !chargeNodes && ranksPerNode == 1 && overlap == Overlap::None;
+    return !nodeLinks() && ranksPerNode == 1 && overlap == Overlap::None;
   }
 };
 

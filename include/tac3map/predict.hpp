@@ -35,9 +35,8 @@ struct PredictModel {
   const TimeModel& message;
   const TimeModel& copy;
   double hopLatency = 0;
-  // Bytes/s between two ranks of one node (the machine's intra_node_bandwidth); 0: free.
-  double intraNodeBandwidth = 0;
-  // Engines and ranks per node, for problems predict builds itself (collectives alone).
+  // Engines and ranks per node, for problems predict builds itself (collectives alone); a
+  // problem's own messages inside a node take M / problem.model.intraNodeBandwidth (0: free).
   Model network;
 };
 

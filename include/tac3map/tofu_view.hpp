@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,10 @@ LogicalTorus tofuLogicalTorus(const Machine& machine, const Box& box);
 Mapping tofuDefaultMapping(int tasks, const Machine& machine, const Box& box, int slotsPerNode = 1);
 
 struct NodeTable;
+
+// The seed of a mapping name "random:SEED"; nullopt for any other name; InputError when the
+// seed is not an integer.
+std::optional<std::uint64_t> randomMappingSeed(const std::string& name);
 struct RankMapOptions;
 
 // A mapping by name or file: "identity" (block placement), "round-robin", "random:SEED",

@@ -53,7 +53,7 @@ struct ProfileModels {
         message(profile.pingpong, parseModelKind(kind), profile.source + ": pingpong"),
         copy(profile.memcpy, parseModelKind(kind), profile.source + ": memcpy") {}
   PredictModel with(const Machine& machine, const Model& network) const {
-    return {message, copy, machine.hopLatency, machine.intraNodeBandwidth, network};
+    return {message, copy, machine.hopLatency, network};
   }
 };
 
@@ -62,16 +62,6 @@ double peakMemoryMiB() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   return static_cast<double>(usage.ru_maxrss) / 1024.0;
-}
-
-Mapping initialMapping(const MapOptions& o, const Job& job, const Schedule& schedule,
-                       ObjectiveKind objective, std::optional<ChosenStart>& chosen) {
-  if (o.init == "auto") {
-    chosen = job.autoStart(objective, schedule, o.seed);
-    return chosen->best().mapping;
-  }
-  if (o.init == "random") return job.mapping("random:" + std::to_string(o.seed));
-  return job.mapping(o.init, o.coresPerNode);
 }
 
 json coordinatesJson(const Mapping& mapping, const Box& box) {
@@ -151,7 +141,7 @@ int runMap(const MapOptions& o) {
   const Job job(o.box, o.input);
   schedule.allowedNodes = job.allowed;
   std::optional<ChosenStart> chosen;  // with --init auto
-  const Mapping initial = initialMapping(o, job, schedule, objective, chosen);
+  const Mapping initial = job.start(o.init, objective, schedule, o.seed, o.coresPerNode, &chosen);
   const MapFormat mapFormat = parseMapFormat(o.mapFormat);
   const RankMapOptions rankMap{o.box.ranksPerNode, o.coresPerNode};
   // Fail before the search if the output format cannot be written (no host names, ...).

@@ -1,11 +1,10 @@
 #include "job.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <string>
+#include <utility>
 
 #include "tac3map/error.hpp"
-#include "tac3map/random.hpp"
 #include "tac3map/tofu_view.hpp"
 #include "tac3map/trace_formats.hpp"
 
@@ -65,36 +64,18 @@ Mapping Job::mapping(const std::string& nameOrFile, int coresPerNode) const {
   if (allowed.empty())
     return resolveMapping(nameOrFile, machine, box, sets.tasks, nodeTable(), &files);
   const int tasks = sets.tasks;
-  // Within a node table, names place ranks over the table's node slots (node i, slot s is
-  // position i * K + s), blocks of K in table order for identity.
-  const auto fromPositions = [&](const std::vector<int>& positions) {
-    Mapping m;
-    for (int task = 0; task < tasks; ++task) m.nodeOfTask.push_back(allowed[positions[task] / k]);
-    if (k > 1)
-      for (int task = 0; task < tasks; ++task) m.slotOfTask.push_back(positions[task] % k);
+  // Within a node table, names place ranks over the table's nodes in table order (node i of
+  // the placement is the table's i-th node).
+  const auto onTable = [&](Mapping m) {
+    for (int& node : m.nodeOfTask) node = allowed[node];
     return m;
   };
-  std::vector<int> positions(allowed.size() * k);
-  for (std::size_t i = 0; i < positions.size(); ++i) positions[i] = static_cast<int>(i);
-  if (nameOrFile == "identity" || nameOrFile == "block") return fromPositions(positions);
-  if (nameOrFile == "round-robin") {
-    const int used = (tasks + k - 1) / k;
-    for (int task = 0; task < tasks; ++task) positions[task] = (task % used) * k + task / used;
-    return fromPositions(positions);
-  }
+  if (nameOrFile == "identity" || nameOrFile == "block") return onTable(blockPlacement(tasks, k));
+  if (nameOrFile == "round-robin") return onTable(roundRobinPlacement(tasks, k));
   if (nameOrFile == "tofu-default")
     throw InputError("tofu-default needs a box; this job is the node table " + nodes->source);
-  if (nameOrFile.rfind("random:", 0) == 0) {  // Fisher-Yates over the table's nodes
-    const std::string digits = nameOrFile.substr(7);
-    std::uint64_t seed = 0;
-    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), seed);
-    if (digits.empty() || error != std::errc() || end != digits.data() + digits.size())
-      throw InputError("mapping name '" + nameOrFile + "': expected random:SEED, SEED an integer");
-    std::vector<int>& pool = positions;
-    Rng rng(seed);
-    for (std::size_t i = pool.size() - 1; i > 0; --i) std::swap(pool[i], pool[rng.below(i + 1)]);
-    return fromPositions(pool);
-  }
+  if (const auto seed = randomMappingSeed(nameOrFile))
+    return onTable(randomPlacement(tasks, static_cast<int>(allowed.size()), *seed, k));
   const Mapping m = resolveMapping(nameOrFile, machine, box, tasks, nodeTable(), &files);
   for (int task = 0; task < tasks; ++task)
     if (nodes->position[m.nodeOfTask[task]] < 0)
@@ -122,10 +103,15 @@ ChosenStart Job::autoStart(ObjectiveKind objective, const Schedule& schedule,
 }
 
 Mapping Job::start(const std::string& init, ObjectiveKind objective, const Schedule& schedule,
-                   std::uint64_t seed) const {
-  if (init == "auto") return autoStart(objective, schedule, seed).best().mapping;
+                   std::uint64_t seed, int coresPerNode, std::optional<ChosenStart>* chosen) const {
+  if (init == "auto") {
+    ChosenStart best = autoStart(objective, schedule, seed);
+    Mapping mapping = best.best().mapping;
+    if (chosen) *chosen = std::move(best);
+    return mapping;
+  }
   if (init == "random") return mapping("random:" + std::to_string(seed));
-  return mapping(init);
+  return mapping(init, coresPerNode);
 }
 
 }  // namespace tac3map::cli

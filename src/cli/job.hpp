@@ -48,9 +48,11 @@ struct Job {
   // (several ranks per node), tofu-default (Tofu boxes) and a hop-bytes search from each.
   ChosenStart autoStart(ObjectiveKind objective, const Schedule& schedule,
                         std::uint64_t seed) const;
-  // A start by --init value: auto, random (seeded by `seed`), a name or a file.
+  // A start by --init value: auto (the choice into `chosen` when given), random (seeded by
+  // `seed`), a name or a file (read with `coresPerNode`, map --cores-per-node).
   Mapping start(const std::string& init, ObjectiveKind objective, const Schedule& schedule,
-                std::uint64_t seed) const;
+                std::uint64_t seed, int coresPerNode = 0,
+                std::optional<ChosenStart>* chosen = nullptr) const;
   Scores score(const Mapping& mapping) const {
     return evaluate(problem, router, mapping, machine.linkBandwidth);
   }
