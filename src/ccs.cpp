@@ -406,15 +406,9 @@ std::size_t CcsSet::communicationCount() const {
 }
 
 CcsSet extractCcs(const Trace& original, const CcsOptions& options) {
-  // Collectives become their algorithms' point-to-point steps first (on a copy: the caller's
-  // trace stays as read).
+  // Collectives become their algorithms' point-to-point steps first.
   Trace expanded;
-  const bool collectives = hasCollectives(original);
-  if (collectives) {
-    expanded = original;
-    expandCollectives(expanded, options.collectives);
-  }
-  const Trace& trace = collectives ? expanded : original;
+  const Trace& trace = withCollectivesExpanded(original, options.collectives, expanded);
   std::vector<std::vector<Posted>> posted;
   std::vector<Communication> comms = matchSides(trace, posted);
   LevelSimulation levels(trace, posted, comms, options);

@@ -294,6 +294,14 @@ bool hasCollectives(const Trace& trace) {
   return false;
 }
 
+const Trace& withCollectivesExpanded(const Trace& trace, const CollectiveAlgorithms& algorithms,
+                                     Trace& storage) {
+  if (!hasCollectives(trace)) return trace;
+  storage = trace;
+  expandCollectives(storage, algorithms);
+  return storage;
+}
+
 void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms) {
   std::vector<int> world(trace.ranks);
   for (int r = 0; r < trace.ranks; ++r) world[r] = r;

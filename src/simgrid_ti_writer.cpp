@@ -167,16 +167,11 @@ class RankWriter {
 std::vector<std::string> simgridTiActions(const Trace& input,
                                           const CollectiveAlgorithms& algorithms) {
   Trace expanded;
-  const Trace* trace = &input;
-  if (hasCollectives(input)) {
-    expanded = input;
-    expandCollectives(expanded, algorithms);
-    trace = &expanded;
-  }
-  const auto tags = smpiTags(*trace);
+  const Trace& trace = withCollectivesExpanded(input, algorithms, expanded);
+  const auto tags = smpiTags(trace);
   std::vector<std::string> ranks;
-  for (int rank = 0; rank < trace->ranks; ++rank)
-    ranks.push_back(RankWriter(*trace, rank, tags).write());
+  for (int rank = 0; rank < trace.ranks; ++rank)
+    ranks.push_back(RankWriter(trace, rank, tags).write());
   return ranks;
 }
 

@@ -40,5 +40,9 @@ bool hasCollectives(const Trace& trace);
 // negative and unique per communicator and call, so they never match the program's own
 // messages. Errors (unknown communicator, a rank outside it, a bad root) name the line.
 void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms);
+// `trace` with its collectives expanded: the trace itself when it has none, else a copy
+// expanded into `storage` (the caller's trace stays as read).
+const Trace& withCollectivesExpanded(const Trace& trace, const CollectiveAlgorithms& algorithms,
+                                     Trace& storage);
 
 }  // namespace tac3map
