@@ -10,6 +10,7 @@
 #include "tac3map/incremental.hpp"
 #include "tac3map/incremental_compact.hpp"
 #include "tac3map/random.hpp"
+#include "tac3map/tie_break.hpp"
 
 namespace tac3map {
 namespace {
@@ -254,6 +255,11 @@ SearchResult anneal(const Problem& problem, const Router& router, ObjectiveKind 
       else
         result = run<Tac3Objective>(problem, router, initial, schedule, seed, reference,
                                     tac3LowerBoundBytes(problem), schedule.earlyStop, progress);
+      if (schedule.breakTies && result.stopped != "nothing-to-optimize") {
+        TieBreakResult ties = breakTac3Ties(problem, router, result.best, schedule);
+        result.best = std::move(ties.mapping);
+        result.tieBreakMoves = ties.moves;
+      }
       break;
     }
     case ObjectiveKind::Tahb:
@@ -294,8 +300,7 @@ std::vector<SearchResult> annealChainSubset(const Problem& problem, const Router
 std::size_t winningChain(const std::vector<ExactScores>& bestScores, ObjectiveKind objective) {
   std::size_t best = 0;
   for (std::size_t i = 1; i < bestScores.size(); ++i)
-    if (objectiveValue(bestScores[i], objective) < objectiveValue(bestScores[best], objective))
-      best = i;
+    if (isBetter(bestScores[i], bestScores[best], objective)) best = i;
   return best;
 }
 

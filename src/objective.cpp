@@ -144,6 +144,14 @@ unsigned __int128 objectiveValue(const ExactScores& e, ObjectiveKind kind) {
   return 0;
 }
 
+bool isBetter(const ExactScores& a, const ExactScores& b, ObjectiveKind kind) {
+  const auto va = objectiveValue(a, kind), vb = objectiveValue(b, kind);
+  if (va != vb) return va < vb;
+  if (kind == ObjectiveKind::Tac3 && a.sharedPairs != b.sharedPairs)
+    return a.sharedPairs < b.sharedPairs;
+  return a.tahbByteHops < b.tahbByteHops;
+}
+
 Scores evaluate(const Problem& problem, const Router& router, const Mapping& mapping,
                 double linkBandwidth) {
   return toScores(evaluateExact(problem, router, mapping), linkBandwidth);

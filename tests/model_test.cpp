@@ -25,29 +25,6 @@ Machine withEngines(Machine m, int engines, double injectionBandwidth) {
   return m;
 }
 
-// Random CCSs in which a task may send and receive several messages (as a level does with
-// several engines), sizes from a small set; levels 0, 1, ... with a barrier before level 2.
-Problem randomProblem(int tasks, int ccsCount, Rng& rng, const Model& model) {
-  CcsSet sets;
-  sets.barrierLevels = {2};
-  sets.tasks = tasks;
-  const std::uint64_t sizes[] = {1024, 4096, 65536, 65536};
-  for (int t = 0; t < ccsCount; ++t) {
-    std::vector<Communication> set;
-    const int messages = tasks + static_cast<int>(rng.below(tasks));
-    const bool oneSize = t % 2 == 0;
-    for (int i = 0; i < messages; ++i) {
-      const int src = static_cast<int>(rng.below(tasks));
-      int dst = static_cast<int>(rng.below(tasks - 1));
-      if (dst >= src) ++dst;
-      set.push_back({src, dst, oneSize ? 65536 : sizes[rng.below(4)]});
-      set.back().level = t;
-    }
-    sets.sets.push_back(set);
-  }
-  return makeProblem(sets, model);
-}
-
 // The model's tac3 in seconds, straight from its definition (model.hpp), in doubles: per CCS
 // the largest of link load x largest message / B and node load x largest message / (E B_inj).
 double plainTac3Seconds(const Problem& p, const Router& r, const Mapping& m, const Model& model) {
@@ -119,7 +96,7 @@ TEST(Model, ReferenceEqualsThePlainDefinition) {
         const Machine m = withEngines(fx10, engines, fx10.linkBandwidth * ratio);
         const Model model = makeModel(m, 0, k);
         const int tasks = 40 * k;
-        const Problem p = randomProblem(tasks, 4, rng, model);
+        const Problem p = testing::randomModelProblem(tasks, 4, rng, model);
         for (int draw = 0; draw < 5; ++draw) {
           const Mapping mapping = randomMapping(tasks, box, rng.below(1u << 30), k);
           const Scores s = evaluate(p, router, mapping, m.linkBandwidth);
@@ -217,7 +194,7 @@ int randomMoves(const Machine& machine, const std::string& shape, const Model& m
   const Box box = makeBox(machine, shape);
   const Router router(machine, box);
   Rng rng(tasks * 7 + model.engines * 3 + model.ranksPerNode);
-  const Problem problem = randomProblem(tasks, 4, rng, model);
+  const Problem problem = testing::randomModelProblem(tasks, 4, rng, model);
   Engine engine(problem, router, randomMapping(tasks, box, 5, model.ranksPerNode));
   const int positions = box.nodeCount * model.ranksPerNode;
   int rejected = 0;
@@ -362,7 +339,7 @@ TEST(Model, AnnealerPlacesRanksInSlots) {
   for (int k : {2, 4}) {
     const Model model = makeModel(fx10, 4, k);
     Rng rng(3 + k);
-    const Problem p = randomProblem(96 * k / 2, 4, rng, model);
+    const Problem p = testing::randomModelProblem(96 * k / 2, 4, rng, model);
     Schedule s;
     s.trialsPerTemperature = 300;
     s.tEnd = 1e-3;

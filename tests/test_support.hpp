@@ -4,7 +4,10 @@
 #include <sstream>
 #include <string>
 
+#include "tac3map/ccs.hpp"
 #include "tac3map/machine.hpp"
+#include "tac3map/objective.hpp"
+#include "tac3map/random.hpp"
 #include "tac3map/trace.hpp"
 
 namespace tac3map::testing {
@@ -33,6 +36,29 @@ inline Machine simpleMachine(const std::vector<int>& sizes, const std::vector<bo
   return parseMachine("{\"name\":\"test\",\"axes\":[" + axes.str() + "],\"routing_order\":[" +
                           order.str() + "],\"link_bandwidth\":1e9,\"hop_latency\":0}",
                       "test.json");
+}
+
+// Random CCSs in which a task may send and receive several messages (as a level does with
+// several engines), sizes from a small set; levels 0, 1, ... with a barrier before level 2.
+inline Problem randomModelProblem(int tasks, int ccsCount, Rng& rng, const Model& model) {
+  CcsSet sets;
+  sets.barrierLevels = {2};
+  sets.tasks = tasks;
+  const std::uint64_t sizes[] = {1024, 4096, 65536, 65536};
+  for (int t = 0; t < ccsCount; ++t) {
+    std::vector<Communication> set;
+    const int messages = tasks + static_cast<int>(rng.below(tasks));
+    const bool oneSize = t % 2 == 0;
+    for (int i = 0; i < messages; ++i) {
+      const int src = static_cast<int>(rng.below(tasks));
+      int dst = static_cast<int>(rng.below(tasks - 1));
+      if (dst >= src) ++dst;
+      set.push_back({src, dst, oneSize ? 65536 : sizes[rng.below(4)]});
+      set.back().level = t;
+    }
+    sets.sets.push_back(set);
+  }
+  return makeProblem(sets, model);
 }
 
 }  // namespace tac3map::testing

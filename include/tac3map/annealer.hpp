@@ -36,6 +36,9 @@ struct Schedule {
   double timeLimit = 0.0;  // seconds of trials per chain; 0 = none
   MoveKind moves = MoveKind::Auto;
   Tac3Engine tac3Engine = Tac3Engine::Auto;
+  // tac3: after the schedule, the tie-break descent of tie_break.hpp (fewer shared-link pairs,
+  // then fewer byte-hops, at an objective never higher).
+  bool breakTies = true;
   // The nodes tasks may occupy (a non-contiguous allocation inside the box); empty = all.
   // The initial mapping must use only these.
   std::vector<int> allowedNodes;
@@ -65,6 +68,7 @@ struct SearchResult {
   std::uint64_t accepted = 0;
   double seconds = 0.0;  // of the trials (not of building the engine's state)
   std::string stopped;   // "schedule", "lower-bound", "time-limit", "nothing-to-optimize"
+  std::uint64_t tieBreakMoves = 0;  // moves of the tie-break descent after the schedule
 };
 
 SearchResult anneal(const Problem& problem, const Router& router, ObjectiveKind objective,
@@ -74,7 +78,8 @@ SearchResult anneal(const Problem& problem, const Router& router, ObjectiveKind 
 // Independent chains from the same start. Chain i uses seed + i (so one chain is exactly
 // anneal() with `seed`); `threads` workers take chains in turn. The winner is the chain whose
 // best mapping has the lowest exact objective, the lowest chain index on ties, so the result
-// depends on the seed and the number of chains, never on the number of threads.
+// depends on the seed and the number of chains, never on the number of threads. "Lowest" is
+// objective.hpp's isBetter: the objective, then shared-link pairs (tac3), then byte-hops.
 struct ChainsResult {
   std::vector<SearchResult> chains;  // in chain order
   std::size_t best = 0;              // index of the winning chain

@@ -23,7 +23,7 @@ struct StartCandidate {
 
 struct ChosenStart {
   std::vector<StartCandidate> candidates;  // in the order tried
-  std::size_t chosen = 0;                  // lowest objective, the first on ties
+  std::size_t chosen = 0;                  // the best by isBetter, the first on ties
 
   const StartCandidate& best() const { return candidates[chosen]; }
 };

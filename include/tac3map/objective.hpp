@@ -74,6 +74,9 @@ ExactScores evaluateExact(const Problem& problem, const Router& router, const Ma
 Scores toScores(const ExactScores& exact, double linkBandwidth);
 // The exact value the annealer minimises for `kind` (rmatt-o2f needs 128 bits).
 unsigned __int128 objectiveValue(const ExactScores& exact, ObjectiveKind kind);
+// Whether `a` beats `b` for `kind`: a lower objective; on a tie fewer shared-link pairs (tac3),
+// then fewer byte-hops. How chains, starts and the tie-break descent rank mappings.
+bool isBetter(const ExactScores& a, const ExactScores& b, ObjectiveKind kind);
 Scores evaluate(const Problem& problem, const Router& router, const Mapping& mapping,
                 double linkBandwidth);
 

@@ -136,6 +136,7 @@ int runMap(const MapOptions& o) {
   const ObjectiveKind objective = parseObjective(o.objective);
   Schedule schedule = o.schedule;
   schedule.earlyStop = !o.noEarlyStop;
+  schedule.breakTies = !o.noTieBreak;
   schedule.moves = parseMoveKind(o.moves);
   checkSchedule(schedule);
   const Job job(o.box, o.input);
@@ -176,7 +177,8 @@ int runMap(const MapOptions& o) {
                       {"trials", c.trials},
                       {"accepted", c.accepted},
                       {"seconds", c.seconds},
-                      {"stopped", c.stopped}});
+                      {"stopped", c.stopped},
+                      {"tie_break_moves", c.tieBreakMoves}});
   }
 
   std::vector<StagedFile> outputs;
@@ -203,6 +205,7 @@ int runMap(const MapOptions& o) {
           {"accepted", accepted},
           {"seconds", run.seconds},
           {"stopped", winner.stopped},
+          {"tie_break_moves", winner.tieBreakMoves},
           {"best_chain", run.best},
           {"moves",
            usesLocalMoves(schedule, job.allowed.empty() ? job.box.nodeCount

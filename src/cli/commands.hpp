@@ -42,6 +42,7 @@ struct MapOptions {
   std::string moves = "auto";
   Schedule schedule;
   bool noEarlyStop = false;
+  bool noTieBreak = false;
   int chains = 1;
   int threads = 1;
   bool quiet = false;

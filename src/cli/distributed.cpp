@@ -25,7 +25,7 @@ bool launchedByMpi() {
 }
 
 // A chain's summary as fixed-width integers, so that processes exchange plain arrays.
-constexpr int kFields = 13;
+constexpr int kFields = 14;
 const char* const kStops[] = {"schedule", "lower-bound", "time-limit", "nothing-to-optimize"};
 
 void pack(int index, const SearchResult& r, std::uint64_t* out) {
@@ -46,7 +46,8 @@ void pack(int index, const SearchResult& r, std::uint64_t* out) {
                                          s.totalBytes,
                                          static_cast<std::uint64_t>(s.maxLinkMessages),
                                          s.tac3Scale,
-                                         s.sharedPairs};
+                                         s.sharedPairs,
+                                         r.tieBreakMoves};
   std::memcpy(out, fields, sizeof fields);
 }
 
@@ -65,6 +66,7 @@ SearchResult unpack(const std::uint64_t* in) {
   s.maxLinkMessages = static_cast<int>(in[10]);
   s.tac3Scale = in[11];
   s.sharedPairs = in[12];
+  r.tieBreakMoves = in[13];
   return r;
 }
 #endif

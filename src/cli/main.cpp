@@ -105,6 +105,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   mapCmd->add_flag("--no-early-stop", map.noEarlyStop,
                    "run the whole schedule even when tac3 reaches its lower bound");
+  mapCmd->add_flag("--no-tie-break", map.noTieBreak,
+                   "tac3: keep the search's best mapping as it is (no descent to fewer shared "
+                   "links, then fewer byte-hops, at equal tac3)");
   mapCmd->add_option("--time-limit", map.schedule.timeLimit, "stop after this many seconds");
   mapCmd->add_option("--chains", map.chains, "independent chains (seeds seed, seed+1, ...)")
       ->capture_default_str();

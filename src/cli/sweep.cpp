@@ -86,9 +86,9 @@ Schedule readSchedule(const json& object, const std::string& where, const std::s
       moves = stringAt(value, at, source);
       continue;
     }
-    if (key == "early_stop") {
+    if (key == "early_stop" || key == "tie_break") {
       if (!value.is_boolean()) failIn(source, at + ": expected true or false");
-      s.earlyStop = value.get<bool>();
+      (key == "early_stop" ? s.earlyStop : s.breakTies) = value.get<bool>();
       continue;
     }
     if (!value.is_number()) failIn(source, at + ": expected a number");
@@ -104,7 +104,7 @@ Schedule readSchedule(const json& object, const std::string& where, const std::s
       s.trialsPerTemperature = value.get<std::uint64_t>();
     else
       failIn(source, at + ": unknown schedule field (t0, t_end, trials, cooling, early_stop, "
-                          "time_limit, moves)");
+                          "tie_break, time_limit, moves)");
   }
   try {
     s.moves = parseMoveKind(moves);
@@ -112,8 +112,13 @@ Schedule readSchedule(const json& object, const std::string& where, const std::s
   } catch (const InputError& e) {
     failIn(source, where + ": " + e.what());
   }
-  filled = {{"t0", s.t0},           {"t_end", s.tEnd},           {"trials", s.trialsPerTemperature},
-            {"cooling", s.cooling}, {"early_stop", s.earlyStop}, {"time_limit", s.timeLimit},
+  filled = {{"t0", s.t0},
+            {"t_end", s.tEnd},
+            {"trials", s.trialsPerTemperature},
+            {"cooling", s.cooling},
+            {"early_stop", s.earlyStop},
+            {"tie_break", s.breakTies},
+            {"time_limit", s.timeLimit},
             {"moves", moves}};
   return s;
 }

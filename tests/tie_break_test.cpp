@@ -1,0 +1,128 @@
+// The tie-break descent (tie_break.hpp) against a plain reference: from its result, no single
+// move that does not lengthen routes lowers the key (objective, shared pairs, byte-hops) as
+// the reference evaluator computes it from scratch; the key never rises from the start; both
+// tac3 engines end at the same mapping. Random problems with engines, several ranks per node
+// and phase overlap.
+#include "tac3map/tie_break.hpp"
+
+#include <gtest/gtest.h>
+
+#include "tac3map/cg_pattern.hpp"
+#include "tac3map/incremental.hpp"
+#include "tac3map/model.hpp"
+#include "test_support.hpp"
+
+namespace tac3map {
+namespace {
+
+Mapping moved(const Problem& problem, int nodes, const Mapping& from, int task, int position) {
+  Placement placement(problem, nodes, from);
+  placement.apply(placement.makeMove(task, position));
+  return placement.mapping();
+}
+
+struct Case {
+  int engines, k;
+  Overlap overlap;
+};
+
+TEST(TieBreak, NoSingleMoveImprovesTheKeyAsTheReferenceComputesIt) {
+  const Machine fx10 = testing::fx10();
+  const Box box = makeBox(fx10, "1x2x2x2x3x1");  // 24 nodes: every position is a candidate
+  const Router router(fx10, box);
+  Rng rng(5);
+  for (const Case c :
+       {Case{1, 1, Overlap::None}, Case{4, 1, Overlap::None}, Case{4, 2, Overlap::None},
+        Case{1, 1, Overlap::Adjacent}, Case{4, 2, Overlap::Adjacent}}) {
+    const Model model = makeModel(fx10, c.engines, c.k, c.overlap);
+    const int tasks = 20 * c.k;
+    const Problem problem = testing::randomModelProblem(tasks, 4, rng, model);
+    for (int draw = 0; draw < 3; ++draw) {
+      SCOPED_TRACE("engines " + std::to_string(c.engines) + " K " + std::to_string(c.k) +
+                   " overlap " + overlapName(c.overlap) + " draw " + std::to_string(draw));
+      const Mapping start = randomMapping(tasks, box, rng.below(1u << 30), c.k);
+      Schedule schedule;
+      const TieBreakResult result = breakTac3Ties(problem, router, start, schedule);
+      checkMapping(result.mapping, box, "tie-break", c.k);
+      const ExactScores before = evaluateExact(problem, router, start);
+      const ExactScores after = evaluateExact(problem, router, result.mapping);
+      EXPECT_FALSE(isBetter(before, after, ObjectiveKind::Tac3));
+      EXPECT_GT(result.moves, 0u);  // a random start is never a local minimum here
+      const int positions = box.nodeCount * c.k;
+      for (int task = 0; task < tasks; ++task)
+        for (int position = 0; position < positions; ++position) {
+          if (position / c.k == result.mapping.nodeOfTask[task]) continue;
+          const Mapping m = moved(problem, box.nodeCount, result.mapping, task, position);
+          const ExactScores s = evaluateExact(problem, router, m);
+          if (s.tahbByteHops > after.tahbByteHops) continue;  // never tried: longer routes
+          ASSERT_FALSE(isBetter(s, after, ObjectiveKind::Tac3))
+              << "task " << task << " to position " << position;
+        }
+    }
+  }
+}
+
+TEST(TieBreak, BothEnginesEndAtTheSameMapping) {
+  const Machine fx10 = testing::fx10();
+  const Box box = makeBox(fx10, "2x2x2x2x3x2");
+  const Router router(fx10, box);
+  CgOptions cg;
+  cg.ranks = 64;
+  const Problem problem = generateCgProblem(cg);
+  for (std::uint64_t seed : {1, 2, 3}) {
+    const Mapping start = randomMapping(64, box, seed);
+    Schedule schedule;
+    schedule.tac3Engine = Tac3Engine::General;
+    const TieBreakResult general = breakTac3Ties(problem, router, start, schedule);
+    schedule.tac3Engine = Tac3Engine::Compact;
+    const TieBreakResult compact = breakTac3Ties(problem, router, start, schedule);
+    EXPECT_EQ(general.mapping.nodeOfTask, compact.mapping.nodeOfTask);
+    EXPECT_EQ(general.moves, compact.moves);
+    EXPECT_EQ(general.trials, compact.trials);
+  }
+}
+
+// The case: a CG-64 search that stops at the lower bound keeps its tac3 and, with the
+// tie-break, takes shorter routes than without it.
+TEST(TieBreak, SearchAtTheBoundEndsWithShorterRoutes) {
+  const Machine fx10 = testing::fx10();
+  const Box box = makeBox(fx10, "2x2x2x2x3x2");
+  const Router router(fx10, box);
+  CgOptions cg;
+  cg.ranks = 64;
+  const Problem problem = generateCgProblem(cg);
+  Schedule schedule;
+  const SearchResult with =
+      anneal(problem, router, ObjectiveKind::Tac3, identityMapping(64, box), schedule, 1);
+  schedule.breakTies = false;
+  const SearchResult without =
+      anneal(problem, router, ObjectiveKind::Tac3, identityMapping(64, box), schedule, 1);
+  EXPECT_EQ(without.stopped, "lower-bound");
+  EXPECT_EQ(with.bestScores.tac3ByteCounts, without.bestScores.tac3ByteCounts);
+  EXPECT_LT(with.bestScores.tahbByteHops, without.bestScores.tahbByteHops);
+  EXPECT_GT(with.tieBreakMoves, 0u);
+  EXPECT_EQ(without.tieBreakMoves, 0u);
+}
+
+// Large boxes try the nodes near a task's partners only; the key still never rises and the
+// result stays on the allocation.
+TEST(TieBreak, LocalCandidatesOnALargeBoxKeepTheAllocation) {
+  const Machine k = loadMachine(testing::sourcePath("topologies/k-computer.json"));
+  const Box box = makeBox(k, "4x4x4x2x3x2");  // 768 nodes > kTieBreakAllPositions
+  const Router router(k, box);
+  CgOptions cg;
+  cg.ranks = 64;
+  const Problem problem = generateCgProblem(cg);
+  Schedule schedule;
+  for (int node = 0; node < box.nodeCount; node += 3) schedule.allowedNodes.push_back(node);
+  Mapping start(
+      std::vector<int>(schedule.allowedNodes.begin(), schedule.allowedNodes.begin() + 64));
+  const TieBreakResult result = breakTac3Ties(problem, router, start, schedule);
+  EXPECT_GT(result.moves, 0u);
+  for (int node : result.mapping.nodeOfTask) EXPECT_EQ(node % 3, 0);
+  EXPECT_FALSE(isBetter(evaluateExact(problem, router, start),
+                        evaluateExact(problem, router, result.mapping), ObjectiveKind::Tac3));
+}
+
+}  // namespace
+}  // namespace tac3map
