@@ -1,6 +1,7 @@
 #include "tac3map/initial_mapping.hpp"
 
 #include "tac3map/error.hpp"
+#include "tac3map/objectives.hpp"
 
 namespace tac3map {
 

@@ -8,25 +8,6 @@
 
 namespace tac3map {
 
-ObjectiveKind parseObjective(const std::string& name) {
-  if (name == "tac3") return ObjectiveKind::Tac3;
-  if (name == "tahb") return ObjectiveKind::Tahb;
-  if (name == "rmatt-o2f") return ObjectiveKind::RmattO2f;
-  throw InputError("--objective '" + name + "': expected tac3, tahb or rmatt-o2f");
-}
-
-const char* objectiveName(ObjectiveKind kind) {
-  switch (kind) {
-    case ObjectiveKind::Tac3:
-      return "tac3";
-    case ObjectiveKind::Tahb:
-      return "tahb";
-    case ObjectiveKind::RmattO2f:
-      return "rmatt-o2f";
-  }
-  return "?";
-}
-
 namespace {
 
 // The union sets of overlapping consecutive CCSs (Problem::overlapFirst).
@@ -132,26 +113,6 @@ Scores toScores(const ExactScores& e, double linkBandwidth) {
   return s;
 }
 
-unsigned __int128 objectiveValue(const ExactScores& e, ObjectiveKind kind) {
-  switch (kind) {
-    case ObjectiveKind::Tac3:
-      return e.tac3ByteCounts;
-    case ObjectiveKind::Tahb:
-      return e.tahbByteHops;
-    case ObjectiveKind::RmattO2f:
-      return static_cast<unsigned __int128>(e.tahbByteHops) * e.maxLinkBytes;
-  }
-  return 0;
-}
-
-bool isBetter(const ExactScores& a, const ExactScores& b, ObjectiveKind kind) {
-  const auto va = objectiveValue(a, kind), vb = objectiveValue(b, kind);
-  if (va != vb) return va < vb;
-  if (kind == ObjectiveKind::Tac3 && a.sharedPairs != b.sharedPairs)
-    return a.sharedPairs < b.sharedPairs;
-  return a.tahbByteHops < b.tahbByteHops;
-}
-
 Scores evaluate(const Problem& problem, const Router& router, const Mapping& mapping,
                 double linkBandwidth) {
   return toScores(evaluateExact(problem, router, mapping), linkBandwidth);
@@ -161,29 +122,6 @@ std::uint64_t tac3LowerBoundBytes(const Problem& problem) {
   std::uint64_t bound = 0;
   for (std::uint64_t b : problem.bound) bound += b;
   return bound;
-}
-
-double referenceValue(const Problem& problem, ObjectiveKind kind) {
-  double total = 0, biggest = 0;
-  for (std::size_t c = 0; c < problem.realCommunications; ++c) {
-    total += static_cast<double>(problem.bytes[c]);
-    biggest = std::max(biggest, static_cast<double>(problem.bytes[c]));
-  }
-  switch (kind) {
-    case ObjectiveKind::Tac3: {
-      std::vector<std::uint64_t> largest(problem.ccsCount, 0);
-      for (std::size_t c = 0; c < problem.realCommunications; ++c)
-        largest[problem.ccs[c]] = std::max(largest[problem.ccs[c]], problem.bytes[c]);
-      double sum = 0;
-      for (std::uint64_t b : largest) sum += static_cast<double>(b);
-      return sum * problem.model.linkWeight;
-    }
-    case ObjectiveKind::Tahb:
-      return total;
-    case ObjectiveKind::RmattO2f:
-      return total * biggest;
-  }
-  return 1;
 }
 
 }  // namespace tac3map

@@ -4,6 +4,7 @@
 
 #include "tac3map/cg_pattern.hpp"
 #include "tac3map/error.hpp"
+#include "tac3map/objectives.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

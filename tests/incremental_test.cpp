@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "tac3map/incremental_compact.hpp"
+#include "tac3map/objectives.hpp"
 #include "tac3map/random.hpp"
 #include "test_support.hpp"
 

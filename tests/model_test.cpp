@@ -12,6 +12,7 @@
 #include "tac3map/error.hpp"
 #include "tac3map/incremental.hpp"
 #include "tac3map/incremental_compact.hpp"
+#include "tac3map/objectives.hpp"
 #include "tac3map/random.hpp"
 #include "tac3map/trace.hpp"
 #include "test_support.hpp"

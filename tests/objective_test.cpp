@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "tac3map/error.hpp"
+#include "tac3map/objectives.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

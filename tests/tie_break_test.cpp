@@ -10,6 +10,7 @@
 #include "tac3map/cg_pattern.hpp"
 #include "tac3map/incremental.hpp"
 #include "tac3map/model.hpp"
+#include "tac3map/objectives.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

@@ -14,10 +14,8 @@
 
 namespace tac3map {
 
+// The objectives; each is declared with its name, value and engine in objectives.hpp.
 enum class ObjectiveKind { Tac3, Tahb, RmattO2f };
-
-ObjectiveKind parseObjective(const std::string& name);  // tac3 | tahb | rmatt-o2f
-const char* objectiveName(ObjectiveKind kind);
 
 struct Problem {
   int tasks = 0;
@@ -72,20 +70,10 @@ struct Scores {
 // CCS in plain containers.
 ExactScores evaluateExact(const Problem& problem, const Router& router, const Mapping& mapping);
 Scores toScores(const ExactScores& exact, double linkBandwidth);
-// The exact value the annealer minimises for `kind` (rmatt-o2f needs 128 bits).
-unsigned __int128 objectiveValue(const ExactScores& exact, ObjectiveKind kind);
-// Whether `a` beats `b` for `kind`: a lower objective; on a tie fewer shared-link pairs (tac3),
-// then fewer byte-hops. How chains, starts and the tie-break descent rank mappings.
-bool isBetter(const ExactScores& a, const ExactScores& b, ObjectiveKind kind);
 Scores evaluate(const Problem& problem, const Router& router, const Mapping& mapping,
                 double linkBandwidth);
 
 // sum over CCSs of their bounds: no mapping has a lower tac3 (in ExactScores' unit).
 std::uint64_t tac3LowerBoundBytes(const Problem& problem);
-
-// The mapping-independent reference value the annealer divides each objective by, so that one
-// temperature schedule suits all: tac3 -> its lower bound; tahb -> total bytes (the value
-// if every message went one hop); rmatt-o2f -> total bytes x the largest message.
-double referenceValue(const Problem& problem, ObjectiveKind kind);
 
 }  // namespace tac3map

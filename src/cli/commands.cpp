@@ -25,6 +25,7 @@
 #include "tac3map/machine.hpp"
 #include "tac3map/mapping.hpp"
 #include "tac3map/objective.hpp"
+#include "tac3map/objectives.hpp"
 #include "tac3map/patterns.hpp"
 #include "tac3map/predict.hpp"
 #include "tac3map/profile.hpp"
@@ -151,10 +152,7 @@ int runMap(const MapOptions& o) {
   Progress progress;
   ChainsResult run;
   {
-    // What the annealer's normalised value means for each objective (objective.hpp).
-    const char* unit = objective == ObjectiveKind::Tac3   ? "x lower bound"
-                       : objective == ObjectiveKind::Tahb ? "avg hops"
-                                                          : "x (total bytes x largest message)";
+    const char* unit = objectiveSpec(objective).normalisedMeaning;
     // With MPI only rank 0 reports, on its own chains' progress.
     const ProgressLine line(progress, schedule.totalTrials() * static_cast<std::uint64_t>(o.chains),
                             unit, !o.quiet && MpiSession::rank() == 0 && ::isatty(STDERR_FILENO));

@@ -8,6 +8,7 @@
 #include "platform_command.hpp"
 #include "sweep.hpp"
 #include "tac3map/error.hpp"
+#include "tac3map/objectives.hpp"
 
 namespace {
 
@@ -81,8 +82,11 @@ int main(int argc, char** argv) {
       "cg64.map");
   addBoxOptions(*mapCmd, map.box);
   addTraceOptions(*mapCmd, map.input);
-  mapCmd->add_option("--objective", map.objective, "tac3 | tahb | rmatt-o2f")
-      ->capture_default_str();
+  std::string objectives;
+  for (const tac3map::ObjectiveSpec& spec : tac3map::objectiveSpecs())
+    objectives +=
+        (objectives.empty() ? "" : " | ") + std::string(spec.name) + ": " + spec.description;
+  mapCmd->add_option("--objective", map.objective, objectives)->capture_default_str();
   mapCmd->add_option("--seed", map.seed, "random seed")->capture_default_str();
   mapCmd
       ->add_option(

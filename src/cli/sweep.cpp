@@ -19,6 +19,7 @@
 #include "tac3map/annealer.hpp"
 #include "tac3map/error.hpp"
 #include "tac3map/json_input.hpp"
+#include "tac3map/objectives.hpp"
 #include "tac3map/tofu_view.hpp"
 
 namespace tac3map::cli {
