@@ -23,7 +23,8 @@ ChosenStart chooseStart(const Problem& problem, const Router& router, ObjectiveK
     }
   }
   for (std::size_t i = 1; i < result.candidates.size(); ++i)
-    if (isBetter(result.candidates[i].scores, result.candidates[result.chosen].scores, objective))
+    if (objectiveValue(result.candidates[i].scores, objective) <
+        objectiveValue(result.candidates[result.chosen].scores, objective))
       result.chosen = i;
   return result;
 }

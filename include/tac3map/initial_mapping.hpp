@@ -23,7 +23,11 @@ struct StartCandidate {
 
 struct ChosenStart {
   std::vector<StartCandidate> candidates;  // in the order tried
-  std::size_t chosen = 0;                  // the best by isBetter, the first on ties
+  // Lowest objective, the first on ties: not objectives.hpp's isBetter. At an equal score
+  // the launcher's placements (tried first) simulate faster than a start with fewer shared
+  // links or byte-hops (bench/simgrid/peers.sh: stencil 4x2x1x2x3x2 1.118x identity's time,
+  // packed K = 4 CG-64 up to 1.257x block's), so the tie-break is for the search's result.
+  std::size_t chosen = 0;
 
   const StartCandidate& best() const { return candidates[chosen]; }
 };
