@@ -201,6 +201,19 @@ Mapping readMapping(const std::string& path, const Box& box, int tasks, int slot
   return builder.finish();
 }
 
+int mappingFileRanks(const std::string& path) {
+  std::ifstream in(path);
+  std::string text;
+  if (!in || !std::getline(in, text) || text.rfind("# tac3map mapping 1", 0) != 0) return -1;
+  int ranks = 0;
+  while (std::getline(in, text)) {
+    const auto hash = text.find('#');
+    if (hash != std::string::npos) text.resize(hash);
+    if (text.find_first_not_of(" \t\r") != std::string::npos) ++ranks;
+  }
+  return ranks;
+}
+
 std::string formatMapping(const Mapping& mapping, const Machine& machine, const Box& box) {
   std::ostringstream out;
   out << "# tac3map mapping 1\n";

@@ -392,8 +392,8 @@ TEST_F(Cli, EnginesRanksPerNodeAndAutoStartEndToEnd) {
       run("gen stencil --dims 4x4x4 --points 7 --periodic --bytes 262144 -o " + stencil).exitCode,
       0);
   const std::string box = kFx10 + " --shape 2x2x2x2x3x2 --trace " + stencil;
-  const auto tac3Of = [&](const std::string& flags) {
-    const Outcome r = run("score " + box + " " + flags + " --format json identity");
+  const auto tac3Of = [&](const std::string& flags, const std::string& mapping = "identity") {
+    const Outcome r = run("score " + box + " " + flags + " --format json " + mapping);
     EXPECT_EQ(r.exitCode, 0) << r.err;
     return nlohmann::json::parse(r.out)[0]["scores"]["tac3"].get<double>();
   };
@@ -420,18 +420,20 @@ TEST_F(Cli, EnginesRanksPerNodeAndAutoStartEndToEnd) {
   const std::string spec = file("k.json", "{\"traces\": [\"" + stencil + "\"], \"machines\": [\"" +
                                               testing::sourcePath("topologies/fx10.json") +
                                               "\"], \"boxes\": [\"2x2x2x2x3x2\"], "
-                                              "\"objectives\": [\"identity\"], "
+                                              "\"objectives\": [\"identity\", \"round-robin\"], "
                                               "\"ranks_per_node\": [1, 2], \"engines\": [1, 4]}");
   const Outcome sw = run("sweep " + spec + " -o " + out("k.jsonl") + " --quiet");
   ASSERT_EQ(sw.exitCode, 0) << sw.err;
   const auto lines = sweep::lines(out("k.jsonl"));
-  ASSERT_EQ(lines.size(), 4u);
+  ASSERT_EQ(lines.size(), 8u);
   for (const auto& line : lines) {
     const int k = line["key"].value("ranks_per_node", 1);
     const int e = line["key"]["engines"].get<int>();
+    const std::string mapping = line["key"]["objective"].get<std::string>();
     EXPECT_DOUBLE_EQ(
         line["scores"]["tac3"].get<double>(),
-        tac3Of("--engines " + std::to_string(e) + " --ranks-per-node " + std::to_string(k)))
+        tac3Of("--engines " + std::to_string(e) + " --ranks-per-node " + std::to_string(k),
+               mapping))
         << line.dump();
   }
 }
@@ -716,7 +718,7 @@ TEST_F(Cli, PlatformWritesXmlAndHostfileForAMapping) {
   fs::remove(out("h.txt"));
   const std::string box = "platform " + kFx10 + " --shape 2x2x2x2x3x2 ";
   expectCleanFailure(box + "-o " + out("q.xml") + " --hostfile " + out("q.txt"),
-                     "--hostfile needs --trace");
+                     "--hostfile for 'identity' needs the number of ranks: --ranks N or --trace");
   expectCleanFailure(box + "--trace examples/cg64-sendrecv.trace " +
                          file("bad.map", "# tac3map mapping 1\n0 9 9 9 9 9 9\n") + " -o " +
                          out("q.xml") + " --hostfile " + out("q.txt"),
@@ -724,6 +726,31 @@ TEST_F(Cli, PlatformWritesXmlAndHostfileForAMapping) {
   expectCleanFailure(
       "platform --machine topologies/k-computer.json --shape 4x4x8x2x3x2 -o " + out("q.xml"),
       "k-computer.json: box 4x4x8x2x3x2 has 1536 nodes");
+}
+
+// The issue's synopsis: a mapping file from `map` sizes the host file by itself; a name takes
+// --ranks. Both give what --trace gives.
+TEST_F(Cli, PlatformHostfileWithoutATrace) {
+  const std::string box = "platform " + kFx10 + " --shape 2x2x2x2x3x2 --ranks-per-node 2 ";
+  ASSERT_EQ(run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 +
+                " --ranks-per-node 2 --trials 50 --quiet -o " + out("k2.map"))
+                .exitCode,
+            0);
+  for (const std::string& mapping : {out("k2.map"), std::string("round-robin")}) {
+    const std::string extra = mapping == "round-robin" ? " --ranks 64" : "";
+    const Outcome alone =
+        run(box + mapping + extra + " -o " + out("a.xml") + " --hostfile " + out("a.txt"));
+    ASSERT_EQ(alone.exitCode, 0) << alone.err;
+    const Outcome traced = run(box + "--trace examples/cg64-sendrecv.trace " + mapping + " -o " +
+                               out("b.xml") + " --hostfile " + out("b.txt"));
+    ASSERT_EQ(traced.exitCode, 0) << traced.err;
+    EXPECT_EQ(slurp(out("a.txt")), slurp(out("b.txt"))) << mapping;
+    EXPECT_NE(alone.out.find("64 ranks"), std::string::npos) << alone.out;
+  }
+  const std::string k2 = file("k2.map", slurp(out("k2.map")));
+  for (const char* name : {"k2.map", "a.xml", "a.txt", "b.xml", "b.txt"}) fs::remove(out(name));
+  expectCleanFailure(
+      box + "--ranks 63 " + k2 + " -o " + out("c.xml") + " --hostfile " + out("c.txt"), "k2.map");
 }
 
 TEST_F(Cli, ConvertToSimgridTiReadsBackAsTheSameCcs) {

@@ -62,6 +62,10 @@ class MappingBuilder {
   std::vector<int> rankIn_;  // node * K + slot -> rank, -1 free
 };
 std::string formatMapping(const Mapping& mapping, const Machine& machine, const Box& box);
+// The number of rank lines of a tac3map mapping file (readMapping's format), or -1 when
+// `path` is not one (another rank map format, or not a file): what a command that has no
+// trace sizes the mapping by.
+int mappingFileRanks(const std::string& path);
 
 // Checks that every task has a node of the box and a slot 0..K-1 no other task has there.
 void checkMapping(const Mapping& mapping, const Box& box, const std::string& source,

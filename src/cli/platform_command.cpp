@@ -31,7 +31,11 @@ CLI::App* addPlatformCommand(CLI::App& app, PlatformOptions& o) {
   cmd->add_option("--engines", o.engines,
                   "injection engines per node (default: the machine file's injection.engines)")
       ->check(CLI::Range(1, 64));
-  cmd->add_option("--trace,-t", o.trace, "trace (its rank count sizes the host file)");
+  cmd->add_option("--trace,-t", o.trace,
+                  "trace: its rank count sizes the host file (not needed with a tac3map mapping "
+                  "file or --ranks)");
+  cmd->add_option("--ranks", o.ranks, "ranks in the host file (for a mapping name without --trace)")
+      ->check(CLI::Range(1, 1 << 30));
   cmd->add_option("--trace-format", o.traceFormat,
                   "trace format: auto | native | simgrid-ti | dumpi")
       ->check(CLI::IsMember({"auto", "native", "simgrid-ti", "dumpi"}))
@@ -41,8 +45,7 @@ CLI::App* addPlatformCommand(CLI::App& app, PlatformOptions& o) {
                   "tofu-default")
       ->capture_default_str();
   cmd->add_option("--output,-o", o.output, "platform XML to write")->required();
-  cmd->add_option("--hostfile", o.hostfile,
-                  "SMPI host file to write: line r = the host of rank r (needs --trace)");
+  cmd->add_option("--hostfile", o.hostfile, "SMPI host file to write: line r = the host of rank r");
   return cmd;
 }
 
@@ -52,21 +55,34 @@ int runPlatform(const PlatformOptions& o) {
   const Box box = makeBox(machine, o.shape, o.offset);
   if (o.hostfile.empty() && !o.trace.empty())
     throw InputError("--trace " + o.trace + " is only used for --hostfile, which is missing");
-  if (!o.hostfile.empty() && o.trace.empty())
-    throw InputError("--hostfile needs --trace (the number of ranks)");
+  if (o.hostfile.empty() && o.ranks > 0)
+    throw InputError("--ranks is only used for --hostfile, which is missing");
   std::vector<StagedFile> outputs;
   const Router router(machine, box);
   outputs.emplace_back(o.output, platformXml(machine, box, router));
   int ranks = 0;
   if (!o.hostfile.empty()) {
-    const Trace trace = readAnyTrace(o.trace, parseTraceFormat(o.traceFormat), {});
-    ranks = trace.ranks;
-    checkTasksFit(ranks, box, trace.source + ":" + std::to_string(trace.ranksLine), o.ranksPerNode);
+    // The rank count: --ranks, else the trace's, else the mapping file's rank lines.
+    std::string source = "--ranks";
+    if (o.ranks > 0) {
+      ranks = o.ranks;
+    } else if (!o.trace.empty()) {
+      const Trace trace = readAnyTrace(o.trace, parseTraceFormat(o.traceFormat), {});
+      ranks = trace.ranks;
+      source = trace.source + ":" + std::to_string(trace.ranksLine);
+    } else {
+      ranks = mappingFileRanks(o.mapping);
+      source = o.mapping;
+      if (ranks < 0)
+        throw InputError("--hostfile for '" + o.mapping +
+                         "' needs the number of ranks: --ranks N or --trace FILE");
+    }
+    checkTasksFit(ranks, box, source, o.ranksPerNode);
     const RankMapOptions slots{o.ranksPerNode, 0};
     const Mapping mapping = resolveMapping(o.mapping, machine, box, ranks, nullptr, &slots);
     if (mapping.tasks() != ranks)
-      failIn(o.mapping, "places " + std::to_string(mapping.tasks()) + " ranks; the trace has " +
-                            std::to_string(ranks));
+      failIn(o.mapping, "places " + std::to_string(mapping.tasks()) + " ranks; " + source +
+                            " says " + std::to_string(ranks));
     checkMapping(mapping, box, o.mapping, o.ranksPerNode);
     outputs.emplace_back(o.hostfile, smpiHostfile(box, mapping));
   }

@@ -14,6 +14,7 @@ struct PlatformOptions {
   int ranksPerNode = 1;
   int engines = 0;  // 0: the machine file's
   std::string trace;
+  int ranks = 0;  // 0: from --trace or the mapping file
   std::string traceFormat = "auto";
   std::string mapping = "identity";
   std::string output;
