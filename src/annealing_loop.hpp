@@ -38,20 +38,17 @@ constexpr std::uint64_t kCheckEvery = 4096;
 class MovePicker {
  public:
   MovePicker(const Placement& placement, const Problem& problem, const Router& router, bool local,
-             const std::vector<int>& allowed)
+             const Allocation& allocation)
       : placement_(placement),
         problem_(problem),
         router_(router),
         local_(local),
-        allowed_(allowed),
-        usable_(allowed.empty() ? 0 : router.nodeCount(), 0) {
-    for (int node : allowed) usable_[node] = 1;
-  }
+        allocation_(allocation) {}
 
   int pick(int task, int from, Rng& rng) const {
     const int node = candidate(task, from, rng);
     // Outside the allocation: the trial is skipped (the caller sees the task's own node).
-    return usable_.empty() || usable_[node] ? node : from;
+    return allocation_.holds(node) ? node : from;
   }
 
  private:
@@ -68,7 +65,9 @@ class MovePicker {
       const int next = router_.neighbour(near, k / 2, k % 2 == 0);
       return next < 0 ? near : next;
     }
-    if (!allowed_.empty()) return allowed_[rng.below(allowed_.size())];
+    if (!allocation_.isWholeBox())
+      return allocation_.node(
+          static_cast<int>(rng.below(static_cast<std::uint64_t>(allocation_.nodeCount()))));
     int node = static_cast<int>(rng.below(router_.nodeCount() - 1));
     return node >= from ? node + 1 : node;
   }
@@ -77,8 +76,7 @@ class MovePicker {
   const Problem& problem_;
   const Router& router_;
   bool local_;
-  const std::vector<int>& allowed_;
-  std::vector<char> usable_;  // per node, when the allocation is restricted
+  const Allocation& allocation_;
 };
 
 template <class Objective>
@@ -91,7 +89,7 @@ SearchResult annealWith(const Problem& problem, const Router& router, const Mapp
   const auto start = Clock::now();  // the trials' time: building the state is not a trial
   const int tasks = problem.tasks, nodes = router.nodeCount();
   if (problem.communicationCount() == 0 || nodes < 2 || tasks == 0 ||
-      (!schedule.allowedNodes.empty() && schedule.allowedNodes.size() < 2)) {
+      (!schedule.allocation.isWholeBox() && schedule.allocation.nodeCount() < 2)) {
     result.stopped = "nothing-to-optimize";
     return result;
   }
@@ -113,10 +111,9 @@ SearchResult annealWith(const Problem& problem, const Router& router, const Mapp
   // Secondary differences are scaled per communication so that they are of the same order as
   // the normalised objective (one extra shared link ~ 1 / communications).
   const double secondaryScale = reference / static_cast<double>(problem.communicationCount());
-  const int allocated =
-      schedule.allowedNodes.empty() ? nodes : static_cast<int>(schedule.allowedNodes.size());
+  const int allocated = schedule.allocation.isWholeBox() ? nodes : schedule.allocation.nodeCount();
   const MovePicker picker(state.placement(), problem, router, usesLocalMoves(schedule, allocated),
-                          schedule.allowedNodes);
+                          schedule.allocation);
   Rng rng(seed);
   // Several ranks per node: a trial tries the task in a random slot of the picked node (a
   // free one, or swaps with the rank there). One rank per node draws no slot, so that the

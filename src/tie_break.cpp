@@ -12,16 +12,14 @@ namespace {
 class Candidates {
  public:
   Candidates(const Problem& problem, const Router& router, const Placement& placement,
-             const std::vector<int>& allowed)
-      : problem_(problem), router_(router), placement_(placement) {
+             const Allocation& allocation)
+      : problem_(problem), router_(router), placement_(placement), allocation_(allocation) {
     const int nodes = router.nodeCount();
-    usable_.assign(nodes, allowed.empty() ? 1 : 0);
-    for (int node : allowed) usable_[node] = 1;
-    const int usableNodes = allowed.empty() ? nodes : static_cast<int>(allowed.size());
-    all_ = static_cast<long long>(usableNodes) * placement.slotsPerNode() <= kTieBreakAllPositions;
+    const int held = allocation.isWholeBox() ? nodes : allocation.nodeCount();
+    all_ = static_cast<long long>(held) * placement.slotsPerNode() <= kTieBreakAllPositions;
     if (all_)
       for (int node = 0; node < nodes; ++node)
-        if (usable_[node]) allNodes_.push_back(node);
+        if (allocation.holds(node)) allNodes_.push_back(node);
     seen_.assign(nodes, 0);
   }
 
@@ -34,7 +32,7 @@ class Candidates {
       stamp_ = 1;
     }
     const auto add = [&](int node) {
-      if (node < 0 || !usable_[node] || seen_[node] == stamp_) return;
+      if (node < 0 || !allocation_.holds(node) || seen_[node] == stamp_) return;
       seen_[node] = stamp_;
       nodes_.push_back(node);
     };
@@ -54,7 +52,7 @@ class Candidates {
   const Problem& problem_;
   const Router& router_;
   const Placement& placement_;
-  std::vector<char> usable_;
+  const Allocation& allocation_;
   bool all_ = false;
   std::vector<int> allNodes_, nodes_;
   std::vector<std::uint32_t> seen_;
@@ -63,11 +61,11 @@ class Candidates {
 
 template <class Objective>
 TieBreakResult descend(const Problem& problem, const Router& router, const Mapping& start,
-                       const std::vector<int>& allowed) {
+                       const Allocation& allocation) {
   TieBreakResult result;
   Objective state(problem, router, start);
   const Placement& placement = state.placement();
-  Candidates candidates(problem, router, placement, allowed);
+  Candidates candidates(problem, router, placement, allocation);
   const int slots = placement.slotsPerNode();
   // Byte-hops the move adds (negative: saves), from the hop counts of its communications'
   // routes now and after; the union copies of phase overlap are not the trace's messages.
@@ -133,8 +131,8 @@ TieBreakResult breakTac3Ties(const Problem& problem, const Router& router, const
   if (schedule.tac3Engine == Tac3Engine::Compact && !fits)
     throw InputError("the compact tac3 engine cannot evaluate this problem on this box");
   if (fits && schedule.tac3Engine != Tac3Engine::General)
-    return descend<CompactTac3Objective>(problem, router, start, schedule.allowedNodes);
-  return descend<Tac3Objective>(problem, router, start, schedule.allowedNodes);
+    return descend<CompactTac3Objective>(problem, router, start, schedule.allocation);
+  return descend<Tac3Objective>(problem, router, start, schedule.allocation);
 }
 
 }  // namespace tac3map

@@ -52,9 +52,10 @@ TEST(Annealer, StaysOnTheAllowedNodesOfANonContiguousAllocation) {
   const CgSetup s(32, "4x2x8x2x3x2");
   Schedule schedule;
   schedule.trialsPerTemperature = 200;
-  for (int node = 0; node < s.box.nodeCount; node += 3) schedule.allowedNodes.push_back(node);
-  const Mapping start{
-      std::vector<int>(schedule.allowedNodes.begin(), schedule.allowedNodes.begin() + 32)};
+  std::vector<int> everyThird;
+  for (int node = 0; node < s.box.nodeCount; node += 3) everyThird.push_back(node);
+  schedule.allocation = Allocation::ofNodes(everyThird, s.box.nodeCount);
+  const Mapping start = schedule.allocation.block(32);
   for (MoveKind moves : {MoveKind::Global, MoveKind::Local}) {
     schedule.moves = moves;
     const SearchResult r = anneal(s.problem, s.router, ObjectiveKind::Tac3, start, schedule, 7);

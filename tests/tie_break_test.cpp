@@ -115,9 +115,10 @@ TEST(TieBreak, LocalCandidatesOnALargeBoxKeepTheAllocation) {
   cg.ranks = 64;
   const Problem problem = generateCgProblem(cg);
   Schedule schedule;
-  for (int node = 0; node < box.nodeCount; node += 3) schedule.allowedNodes.push_back(node);
-  Mapping start(
-      std::vector<int>(schedule.allowedNodes.begin(), schedule.allowedNodes.begin() + 64));
+  std::vector<int> everyThird;
+  for (int node = 0; node < box.nodeCount; node += 3) everyThird.push_back(node);
+  schedule.allocation = Allocation::ofNodes(everyThird, box.nodeCount);
+  const Mapping start = schedule.allocation.block(64);
   const TieBreakResult result = breakTac3Ties(problem, router, start, schedule);
   EXPECT_GT(result.moves, 0u);
   for (int node : result.mapping.nodeOfTask) EXPECT_EQ(node % 3, 0);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tac3map/allocation.hpp"
 #include "tac3map/mapping.hpp"
 #include "tac3map/objective.hpp"
 #include "tac3map/routing.hpp"
@@ -39,9 +40,9 @@ struct Schedule {
   // tac3: after the schedule, the tie-break descent of tie_break.hpp (fewer shared-link pairs,
   // then fewer byte-hops, at an objective never higher).
   bool breakTies = true;
-  // The nodes tasks may occupy (a non-contiguous allocation inside the box); empty = all.
-  // The initial mapping must use only these.
-  std::vector<int> allowedNodes;
+  // The nodes tasks may occupy (allocation.hpp); default: every node of the box. The initial
+  // mapping must use only these.
+  Allocation allocation;
 
   // Trials of the whole schedule (temperatures from t0 down to tEnd, times trials each).
   std::uint64_t totalTrials() const;

@@ -30,7 +30,7 @@ struct TieBreakResult {
 inline constexpr int kTieBreakAllPositions = 512;
 inline constexpr int kTieBreakMaxPasses = 16;
 
-// `schedule` gives the engine (Tac3Engine) and the allocation (allowedNodes); its temperature
+// `schedule` gives the engine (Tac3Engine) and the allocation; its temperature
 // fields are not used. The result's tac3 is never above the start's.
 TieBreakResult breakTac3Ties(const Problem& problem, const Router& router, const Mapping& start,
                              const Schedule& schedule);

@@ -141,7 +141,7 @@ int runMap(const MapOptions& o) {
   schedule.moves = parseMoveKind(o.moves);
   checkSchedule(schedule);
   const Job job(o.box, o.input);
-  schedule.allowedNodes = job.allowed;
+  schedule.allocation = job.allocation;
   std::optional<ChosenStart> chosen;  // with --init auto
   const Mapping initial = job.start(o.init, objective, schedule, o.seed, o.coresPerNode, &chosen);
   const MapFormat mapFormat = parseMapFormat(o.mapFormat);
@@ -205,11 +205,7 @@ int runMap(const MapOptions& o) {
           {"stopped", winner.stopped},
           {"tie_break_moves", winner.tieBreakMoves},
           {"best_chain", run.best},
-          {"moves",
-           usesLocalMoves(schedule, job.allowed.empty() ? job.box.nodeCount
-                                                        : static_cast<int>(job.allowed.size()))
-               ? "local"
-               : "global"}}},
+          {"moves", usesLocalMoves(schedule, job.allocation.nodeCount()) ? "local" : "global"}}},
         {"resources",
          {{"seconds",
            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()},

@@ -49,38 +49,25 @@ Job::Job(const BoxInput& boxInput, const TraceInput& traceInput)
   checkTasksFit(sets.tasks, box, trace.source + ":" + std::to_string(trace.ranksLine),
                 model.ranksPerNode);
   if (!boxInput.nodes.empty()) nodes = readNodeTable(boxInput.nodes, machine, box);
-  if (nodes && static_cast<int>(nodes->nodes.size()) < box.nodeCount) {
-    allowed = nodes->nodes;
-    if (sets.tasks > static_cast<long long>(allowed.size()) * model.ranksPerNode)
-      failIn(nodes->source, std::to_string(sets.tasks) + " tasks do not fit on its " +
-                                std::to_string(allowed.size()) + " nodes (" +
-                                std::to_string(model.ranksPerNode) + " per node)");
-  }
+  allocation = nodes && static_cast<int>(nodes->nodes.size()) < box.nodeCount
+                   ? Allocation::ofNodes(nodes->nodes, box.nodeCount, model.ranksPerNode)
+                   : Allocation::wholeBox(box.nodeCount, model.ranksPerNode);
+  if (nodes) allocation.checkFits(sets.tasks, nodes->source);
 }
 
 Mapping Job::mapping(const std::string& nameOrFile, int coresPerNode) const {
-  const int k = model.ranksPerNode;
-  const RankMapOptions files{k, coresPerNode};
-  if (allowed.empty())
+  const RankMapOptions files{model.ranksPerNode, coresPerNode};
+  if (allocation.isWholeBox())
     return resolveMapping(nameOrFile, machine, box, sets.tasks, nodeTable(), &files);
   const int tasks = sets.tasks;
-  // Within a node table, names place ranks over the table's nodes in table order (node i of
-  // the placement is the table's i-th node).
-  const auto onTable = [&](Mapping m) {
-    for (int& node : m.nodeOfTask) node = allowed[node];
-    return m;
-  };
-  if (nameOrFile == "identity" || nameOrFile == "block") return onTable(blockPlacement(tasks, k));
-  if (nameOrFile == "round-robin") return onTable(roundRobinPlacement(tasks, k));
+  // Within a node table, names place ranks over the table's nodes in table order.
+  if (nameOrFile == "identity" || nameOrFile == "block") return allocation.block(tasks);
+  if (nameOrFile == "round-robin") return allocation.roundRobin(tasks);
   if (nameOrFile == "tofu-default")
     throw InputError("tofu-default needs a box; this job is the node table " + nodes->source);
-  if (const auto seed = randomMappingSeed(nameOrFile))
-    return onTable(randomPlacement(tasks, static_cast<int>(allowed.size()), *seed, k));
+  if (const auto seed = randomMappingSeed(nameOrFile)) return allocation.random(tasks, *seed);
   const Mapping m = resolveMapping(nameOrFile, machine, box, tasks, nodeTable(), &files);
-  for (int task = 0; task < tasks; ++task)
-    if (nodes->position[m.nodeOfTask[task]] < 0)
-      failIn(nameOrFile,
-             "task " + std::to_string(task) + " is on a node that is not in " + nodes->source);
+  allocation.checkHolds(m, nameOrFile, nodes->source);
   return m;
 }
 
@@ -98,7 +85,7 @@ ChosenStart Job::autoStart(ObjectiveKind objective, const Schedule& schedule,
     }
   }
   Schedule restricted = schedule;
-  restricted.allowedNodes = allowed;
+  restricted.allocation = allocation;
   return chooseStart(problem, router, objective, starts, restricted, seed);
 }
 

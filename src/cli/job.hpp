@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "commands.hpp"
+#include "tac3map/allocation.hpp"
 #include "tac3map/ccs.hpp"
 #include "tac3map/initial_mapping.hpp"
 #include "tac3map/machine.hpp"
@@ -29,9 +30,9 @@ struct Job {
   Problem problem;
   Router router;
   std::optional<NodeTable> nodes;
-  // A non-contiguous allocation: the box is the whole machine (or --shape) and tasks may only
-  // sit on the node table's nodes. Empty when every node of the box is the job's.
-  std::vector<int> allowed;
+  // The nodes the ranks may occupy, K slots each: every node of the box, or (a non-contiguous
+  // allocation) the node table's nodes when the box is the whole machine or --shape.
+  Allocation allocation;
 
   Job(const BoxInput& boxInput, const TraceInput& traceInput);
 
