@@ -12,6 +12,7 @@
 #include "tac3map/mapping.hpp"
 #include "tac3map/objective.hpp"
 #include "tac3map/routing.hpp"
+#include "tac3map/tac3_step.hpp"
 
 namespace tac3map {
 
@@ -408,65 +409,51 @@ bool Tac3Objective::evaluateSingleClass(int t, const int* first, const int* last
   const Stamp stamp = stamp_;
   Touched* const begin = touched_.data() + touchedCount_;
   Touched* out = begin;
-  std::int64_t pairs = 0;  // a link going from n to n+1 messages adds n sharing pairs
-  // Old routes out first, so that while the new ones go in loads only rise: a load above the
-  // old maximum is then a rise of the CCS's cost that no later step can undo.
-  // Branch-free steps: the entry is always written, but kept only on the link's first touch.
-  // Loads are weighted (model.hpp): a message adds w to each link it loads.
+  // The step of tac3_step.hpp on weighted loads (model.hpp: a message adds w to each link it
+  // loads). Each link's load before the move is recorded on its first touch, branch-free: the
+  // entry is always written, but kept only then.
+  Tac3Step<std::uint32_t> step{load};
+  const auto record = [&](std::uint32_t l, std::uint32_t before) {
+    *out = {base + l, before};
+    out += seen[l] != stamp;
+    seen[l] = stamp;
+  };
   for (const int* c = first; c != last; ++c) {
     const Ends now = endsNow(*c);
     links_.forEachLink(
         now.p, now.q,
-        [&](LinkId l, std::uint32_t w) {
-          const std::uint32_t before = load[l];
-          *out = {base + static_cast<std::uint32_t>(l), before};
-          out += seen[l] != stamp;
-          seen[l] = stamp;
-          load[l] = before - w;
-          pairs -= static_cast<std::int64_t>(before - w) * w;
-        },
+        [&](LinkId l, std::uint32_t w) { step.out(static_cast<std::uint32_t>(l), w, record); },
         *c < realComms_);
   }
   const int g = groupBegin_[t];
   const std::uint32_t oldMax = maxLoad_[g];
-  std::uint32_t addedTop = 0;
   bool tooHighNow = false;
   for (const int* c = first; c != last && !tooHighNow; ++c) {
     const Ends after = endsAfter(*c);
     links_.forEachLink(
         after.p, after.q,
-        [&](LinkId l, std::uint32_t w) {
-          const std::uint32_t before = load[l];
-          *out = {base + static_cast<std::uint32_t>(l), before};
-          out += seen[l] != stamp;
-          seen[l] = stamp;
-          load[l] = before + w;
-          pairs += static_cast<std::int64_t>(before) * w;
-          addedTop = std::max(addedTop, before + w);
-        },
+        [&](LinkId l, std::uint32_t w) { step.in(static_cast<std::uint32_t>(l), w, record); },
         *c < realComms_);
-    tooHighNow = addedTop > oldMax && tooHigh(groupBytes_[g] * addedTop);
+    tooHighNow = step.addedTop > oldMax && tooHigh(groupBytes_[g] * step.addedTop);
   }
   segment.first = touchedCount_;
   touchedCount_ = static_cast<std::uint32_t>(out - touched_.data());
   segment.last = touchedCount_;
   if (tooHighNow) return false;
-  pairsDelta_ += pairs;
-  std::uint32_t top = addedTop;
-  if (top < oldMax) {
-    // Untouched links keep their loads: the old maximum survives if some link at it is
-    // untouched, else the next level down with an untouched link, else the touched maximum.
+  pairsDelta_ += step.pairs;
+  // Untouched links keep their loads: the old maximum survives if some link at it is
+  // untouched, else the next level down with an untouched link, else the touched maximum.
+  const std::uint32_t top = step.newMax(oldMax, [&](std::uint32_t addedTop) {
+    std::uint32_t top = addedTop;
     for (const Touched* e = begin; e != out; ++e) top = std::max(top, load_[e->index]);
     const std::int32_t* h = hist_.data() + histOffset_[g];
     for (std::uint32_t level = oldMax; level > top; --level) {
       std::int32_t untouched = h[level];
       for (const Touched* e = begin; e != out; ++e) untouched -= e->before == level;
-      if (untouched > 0) {
-        top = level;
-        break;
-      }
+      if (untouched > 0) return level;
     }
-  }
+    return top;
+  });
   segment.newMax = top;
   segment.newCost = groupBytes_[g] * top;
   return true;

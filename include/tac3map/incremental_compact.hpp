@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tac3map/incremental.hpp"
+#include "tac3map/tac3_step.hpp"
 
 namespace tac3map {
 
@@ -156,25 +157,15 @@ std::uint32_t CompactTac3Objective::evaluate(int t, const Message* a, const Mess
   std::uint16_t* const end = gatherRoutes<Row>(a, aEnd, b, bEnd, after_.data(), added);
   s.added = static_cast<std::uint32_t>(added - links_.data());
   s.end = static_cast<std::uint32_t>(end - links_.data());
-  // Old routes out first, then the new ones in, as Tac3Objective does: while they go in, loads
-  // only rise, so the largest load they reach is the new maximum unless it is below the old.
-  std::int64_t pairs = 0;  // a link going from n to n+1 messages adds n sharing pairs
-  for (const std::uint16_t* l = removed; l != added; ++l) {
-    const std::uint32_t before = load[*l];
-    load[*l] = static_cast<std::uint8_t>(before - 1);
-    pairs -= before - 1;
-  }
-  std::uint32_t addedTop = 0;
-  for (const std::uint16_t* l = added; l != end; ++l) {
-    const std::uint32_t before = load[*l];
-    load[*l] = static_cast<std::uint8_t>(before + 1);
-    pairs += before;
-    addedTop = std::max(addedTop, before + 1);
-  }
-  pairsDelta_ += pairs;
+  // The step of tac3_step.hpp on unit weights; the gathered link lists are what undoes it.
+  Tac3Step<std::uint8_t> step{load};
+  const auto keep = [](std::uint32_t, std::uint32_t) {};
+  for (const std::uint16_t* l = removed; l != added; ++l) step.out(*l, 1, keep);
+  for (const std::uint16_t* l = added; l != end; ++l) step.in(*l, 1, keep);
+  pairsDelta_ += step.pairs;
   const std::uint32_t oldMax = maxLoad_[t];
-  // Above or at the old maximum: every other link is at most the old maximum.
-  s.newMax = addedTop >= oldMax ? addedTop : largestByte(load, scanned_, oldMax);
+  s.newMax =
+      step.newMax(oldMax, [&](std::uint32_t) { return largestByte(load, scanned_, oldMax); });
   segments_.push_back(s);
   return s.newMax;
 }
