@@ -9,9 +9,10 @@
 #include <cmath>
 #include <limits>
 
-#include "tac3map/annealer.hpp"
 #include "tac3map/incremental.hpp"
 #include "tac3map/random.hpp"
+#include "tac3map/routing.hpp"
+#include "tac3map/schedule.hpp"
 
 namespace tac3map::detail {
 

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tac3map/annealer.hpp"
 #include "tac3map/cg_pattern.hpp"
 #include "tac3map/incremental.hpp"
 #include "tac3map/model.hpp"

@@ -9,8 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "tac3map/annealer.hpp"
 #include "tac3map/objective.hpp"
+#include "tac3map/routing.hpp"
+#include "tac3map/schedule.hpp"
 
 namespace tac3map {
 

@@ -11,10 +11,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "tac3map/annealer.hpp"
 #include "tac3map/mapping.hpp"
 #include "tac3map/objective.hpp"
 #include "tac3map/routing.hpp"
+#include "tac3map/schedule.hpp"
 
 namespace tac3map {
 
