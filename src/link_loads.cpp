@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "tac3map/objective.hpp"
+#include "tac3map/problem.hpp"
 
 namespace tac3map {
 

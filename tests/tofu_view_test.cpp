@@ -8,6 +8,7 @@
 #include <set>
 
 #include "tac3map/error.hpp"
+#include "tac3map/mapping_names.hpp"
 #include "tac3map/routing.hpp"
 #include "test_support.hpp"
 

@@ -12,11 +12,10 @@
 
 #include "tac3map/mapping.hpp"
 #include "tac3map/model.hpp"
+#include "tac3map/problem.hpp"
 #include "tac3map/routing.hpp"
 
 namespace tac3map {
-
-struct Problem;
 
 struct LinkLoad {
   std::uint64_t weighted = 0;  // sum of the weights of the messages on it

@@ -9,7 +9,6 @@
 
 #include <array>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,20 +39,5 @@ LogicalTorus tofuLogicalTorus(const Machine& machine, const Box& box);
 // Rank k on the k-th logical position, logical X fastest.
 // K > 1 ranks per node: block placement over the view's node order.
 Mapping tofuDefaultMapping(int tasks, const Machine& machine, const Box& box, int slotsPerNode = 1);
-
-struct NodeTable;
-
-// The seed of a mapping name "random:SEED"; nullopt for any other name; InputError when the
-// seed is not an integer.
-std::optional<std::uint64_t> randomMappingSeed(const std::string& name);
-struct RankMapOptions;
-
-// A mapping by name or file: "identity" (block placement), "round-robin", "random:SEED",
-// "tofu-default", else a rank-map file of any format (rankmap.hpp; host-based formats need
-// the node table; `options`: K ranks per node and C cores per node, default one rank per
-// node; names place ranks over K slots per node).
-Mapping resolveMapping(const std::string& nameOrFile, const Machine& machine, const Box& box,
-                       int tasks, const NodeTable* table = nullptr,
-                       const RankMapOptions* options = nullptr);
 
 }  // namespace tac3map

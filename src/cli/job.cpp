@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "tac3map/error.hpp"
+#include "tac3map/mapping_names.hpp"
 #include "tac3map/tofu_view.hpp"
 #include "tac3map/trace_formats.hpp"
 

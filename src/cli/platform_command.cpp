@@ -6,6 +6,7 @@
 #include "tac3map/atomic_file.hpp"
 #include "tac3map/error.hpp"
 #include "tac3map/mapping.hpp"
+#include "tac3map/mapping_names.hpp"
 #include "tac3map/platform.hpp"
 #include "tac3map/rankmap.hpp"
 #include "tac3map/routing.hpp"
