@@ -10,12 +10,12 @@
 
 #include <sstream>
 
-#include "tac3map/annealer.hpp"
-#include "tac3map/cg_pattern.hpp"
-#include "tac3map/incremental.hpp"
-#include "tac3map/incremental_compact.hpp"
-#include "tac3map/random.hpp"
-#include "tac3map/trace.hpp"
+#include "tac3map/gen/cg_pattern.hpp"
+#include "tac3map/io/trace.hpp"
+#include "tac3map/search/annealer.hpp"
+#include "tac3map/search/incremental.hpp"
+#include "tac3map/search/incremental_compact.hpp"
+#include "tac3map/search/random.hpp"
 
 namespace tac3map {
 namespace {

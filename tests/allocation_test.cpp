@@ -1,12 +1,12 @@
 // Allocation (allocation.hpp): placements over the held nodes in their order, fit and
 // membership checks, and node lists that are not allocations.
-#include "tac3map/allocation.hpp"
+#include "tac3map/mapping/allocation.hpp"
 
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include "tac3map/error.hpp"
+#include "tac3map/io/error.hpp"
 
 namespace tac3map {
 namespace {

@@ -1,10 +1,10 @@
-#include "tac3map/annealer.hpp"
+#include "tac3map/search/annealer.hpp"
 
 #include <gtest/gtest.h>
 
-#include "tac3map/cg_pattern.hpp"
-#include "tac3map/error.hpp"
-#include "tac3map/objectives.hpp"
+#include "tac3map/gen/cg_pattern.hpp"
+#include "tac3map/io/error.hpp"
+#include "tac3map/search/objectives.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

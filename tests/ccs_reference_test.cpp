@@ -7,8 +7,8 @@
 #include <map>
 #include <sstream>
 
-#include "tac3map/ccs.hpp"
-#include "tac3map/random.hpp"
+#include "tac3map/model/ccs.hpp"
+#include "tac3map/search/random.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

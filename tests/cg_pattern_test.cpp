@@ -1,8 +1,8 @@
-#include "tac3map/cg_pattern.hpp"
+#include "tac3map/gen/cg_pattern.hpp"
 
 #include <gtest/gtest.h>
 
-#include "tac3map/error.hpp"
+#include "tac3map/io/error.hpp"
 
 namespace tac3map {
 namespace {

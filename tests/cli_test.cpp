@@ -11,8 +11,8 @@
 #include <set>
 #include <sstream>
 
-#include "tac3map/cg_pattern.hpp"
-#include "tac3map/mapping.hpp"
+#include "tac3map/gen/cg_pattern.hpp"
+#include "tac3map/mapping/mapping.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

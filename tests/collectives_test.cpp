@@ -2,14 +2,14 @@
 // 1..9 and 16, the expanded trace matches completely and moves the data the collective must
 // (followed CCS by CCS: a message carries what its sender knew when the CCS started), in the
 // expected number of steps and bytes; sub-communicators and bad input.
-#include "tac3map/collectives.hpp"
+#include "tac3map/model/collectives.hpp"
 
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include "tac3map/ccs.hpp"
-#include "tac3map/error.hpp"
+#include "tac3map/io/error.hpp"
+#include "tac3map/model/ccs.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

@@ -1,15 +1,15 @@
 // The incremental engines against the reference evaluator, exactly, over thousands of random
 // moves on several machines, with equal and unequal message sizes.
-#include "tac3map/incremental.hpp"
+#include "tac3map/search/incremental.hpp"
 
 #include <gtest/gtest.h>
 
 #include <map>
 #include <type_traits>
 
-#include "tac3map/incremental_compact.hpp"
-#include "tac3map/objectives.hpp"
-#include "tac3map/random.hpp"
+#include "tac3map/search/incremental_compact.hpp"
+#include "tac3map/search/objectives.hpp"
+#include "tac3map/search/random.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

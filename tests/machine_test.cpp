@@ -1,8 +1,8 @@
-#include "tac3map/machine.hpp"
+#include "tac3map/network/machine.hpp"
 
 #include <gtest/gtest.h>
 
-#include "tac3map/error.hpp"
+#include "tac3map/io/error.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

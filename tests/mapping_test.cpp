@@ -1,4 +1,4 @@
-#include "tac3map/mapping.hpp"
+#include "tac3map/mapping/mapping.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "tac3map/error.hpp"
+#include "tac3map/io/error.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

@@ -1,20 +1,20 @@
 // The contention model (model.hpp): injection engines, several ranks per node. The reference
 // evaluator against a plain formula in seconds written here from the definition, and every
 // incremental engine against the reference after thousands of random moves, exactly.
-#include "tac3map/model.hpp"
+#include "tac3map/model/model.hpp"
 
 #include <gtest/gtest.h>
 
 #include <map>
 
-#include "tac3map/annealer.hpp"
-#include "tac3map/ccs.hpp"
-#include "tac3map/error.hpp"
-#include "tac3map/incremental.hpp"
-#include "tac3map/incremental_compact.hpp"
-#include "tac3map/objectives.hpp"
-#include "tac3map/random.hpp"
-#include "tac3map/trace.hpp"
+#include "tac3map/io/error.hpp"
+#include "tac3map/io/trace.hpp"
+#include "tac3map/model/ccs.hpp"
+#include "tac3map/search/annealer.hpp"
+#include "tac3map/search/incremental.hpp"
+#include "tac3map/search/incremental_compact.hpp"
+#include "tac3map/search/objectives.hpp"
+#include "tac3map/search/random.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

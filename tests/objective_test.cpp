@@ -1,9 +1,9 @@
-#include "tac3map/objective.hpp"
+#include "tac3map/model/objective.hpp"
 
 #include <gtest/gtest.h>
 
-#include "tac3map/error.hpp"
-#include "tac3map/objectives.hpp"
+#include "tac3map/io/error.hpp"
+#include "tac3map/search/objectives.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

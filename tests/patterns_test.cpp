@@ -1,11 +1,11 @@
-#include "tac3map/patterns.hpp"
+#include "tac3map/gen/patterns.hpp"
 
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include "tac3map/ccs.hpp"
-#include "tac3map/error.hpp"
+#include "tac3map/io/error.hpp"
+#include "tac3map/model/ccs.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

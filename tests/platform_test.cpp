@@ -1,7 +1,7 @@
 // The SimGrid platform must route exactly as tac3map does: the XML is parsed back and every
 // route checked against Router::route, with the engine, ejection and loopback links around
 // it; the SMPI host file must put each rank on its mapped node.
-#include "tac3map/platform.hpp"
+#include "tac3map/output/platform.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,8 +10,8 @@
 #include <set>
 #include <sstream>
 
-#include "tac3map/error.hpp"
-#include "tac3map/random.hpp"
+#include "tac3map/io/error.hpp"
+#include "tac3map/search/random.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

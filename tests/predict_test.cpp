@@ -1,15 +1,15 @@
 // Profiles, the time models and the prediction: interpolation and fit on known lines, CCS
 // times against a plain recount of contention, barrier advice, local work, bad profiles.
-#include "tac3map/predict.hpp"
+#include "tac3map/model/predict.hpp"
 
 #include <gtest/gtest.h>
 
 #include <map>
 #include <set>
 
-#include "tac3map/ccs.hpp"
-#include "tac3map/collectives.hpp"
-#include "tac3map/error.hpp"
+#include "tac3map/io/error.hpp"
+#include "tac3map/model/ccs.hpp"
+#include "tac3map/model/collectives.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

@@ -1,7 +1,7 @@
 // Rank-map formats: every writer's output reads back as the same mapping (through the
 // content-sniffing reader), node tables map machine coordinates into the box, and bad files
 // fail with file:line.
-#include "tac3map/rankmap.hpp"
+#include "tac3map/mapping/rankmap.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "tac3map/error.hpp"
+#include "tac3map/io/error.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

@@ -1,10 +1,10 @@
-#include "tac3map/routing.hpp"
+#include "tac3map/network/routing.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 
-#include "tac3map/random.hpp"
+#include "tac3map/search/random.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

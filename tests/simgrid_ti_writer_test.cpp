@@ -1,6 +1,6 @@
 // A trace written as SimGrid time-independent actions and read back with tac3map's TI reader
 // must give the same CCSs: on the shipped examples, generated stencils and CG, collectives.
-#include "tac3map/simgrid_ti_writer.hpp"
+#include "tac3map/output/simgrid_ti_writer.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -10,11 +10,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "tac3map/ccs.hpp"
-#include "tac3map/cg_pattern.hpp"
-#include "tac3map/error.hpp"
-#include "tac3map/patterns.hpp"
-#include "tac3map/trace_formats.hpp"
+#include "tac3map/gen/cg_pattern.hpp"
+#include "tac3map/gen/patterns.hpp"
+#include "tac3map/io/error.hpp"
+#include "tac3map/io/trace_formats.hpp"
+#include "tac3map/model/ccs.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

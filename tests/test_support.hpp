@@ -4,11 +4,11 @@
 #include <sstream>
 #include <string>
 
-#include "tac3map/ccs.hpp"
-#include "tac3map/machine.hpp"
-#include "tac3map/objective.hpp"
-#include "tac3map/random.hpp"
-#include "tac3map/trace.hpp"
+#include "tac3map/io/trace.hpp"
+#include "tac3map/model/ccs.hpp"
+#include "tac3map/model/objective.hpp"
+#include "tac3map/network/machine.hpp"
+#include "tac3map/search/random.hpp"
 
 namespace tac3map::testing {
 

@@ -3,15 +3,15 @@
 // the reference evaluator computes it from scratch; the key never rises from the start; both
 // tac3 engines end at the same mapping. Random problems with engines, several ranks per node
 // and phase overlap.
-#include "tac3map/tie_break.hpp"
+#include "tac3map/search/tie_break.hpp"
 
 #include <gtest/gtest.h>
 
-#include "tac3map/annealer.hpp"
-#include "tac3map/cg_pattern.hpp"
-#include "tac3map/incremental.hpp"
-#include "tac3map/model.hpp"
-#include "tac3map/objectives.hpp"
+#include "tac3map/gen/cg_pattern.hpp"
+#include "tac3map/model/model.hpp"
+#include "tac3map/search/annealer.hpp"
+#include "tac3map/search/incremental.hpp"
+#include "tac3map/search/objectives.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

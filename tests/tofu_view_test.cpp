@@ -1,15 +1,15 @@
 // The logical torus view: rings through 2D grids are one hop per step and close exactly when
 // a Hamiltonian cycle exists; a stencil of the view's extents lands one hop per neighbour on
 // Fugaku and the K computer. Also the mapping names.
-#include "tac3map/tofu_view.hpp"
+#include "tac3map/network/tofu_view.hpp"
 
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include "tac3map/error.hpp"
-#include "tac3map/mapping_names.hpp"
-#include "tac3map/routing.hpp"
+#include "tac3map/io/error.hpp"
+#include "tac3map/mapping/mapping_names.hpp"
+#include "tac3map/network/routing.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

@@ -2,7 +2,7 @@
 // tag-less syntax, one file per rank behind an index) and DUMPI ascii samples of the same
 // 4-rank program (ring exchange, allreduce, bcast) give exactly the CCSs of the native
 // trace; the format is recognised from the content; bad lines fail with file:line.
-#include "tac3map/trace_formats.hpp"
+#include "tac3map/io/trace_formats.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "tac3map/ccs.hpp"
-#include "tac3map/error.hpp"
+#include "tac3map/io/error.hpp"
+#include "tac3map/model/ccs.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

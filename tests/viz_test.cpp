@@ -1,6 +1,6 @@
 // The SVG pictures: the layout places every node once, the document is well-formed XML, and
 // each panel carries exactly the link loads of its CCS (or their per-link maximum).
-#include "tac3map/viz.hpp"
+#include "tac3map/output/viz.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,9 +8,9 @@
 #include <set>
 #include <sstream>
 
-#include "tac3map/ccs.hpp"
-#include "tac3map/cg_pattern.hpp"
-#include "tac3map/trace.hpp"
+#include "tac3map/gen/cg_pattern.hpp"
+#include "tac3map/io/trace.hpp"
+#include "tac3map/model/ccs.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

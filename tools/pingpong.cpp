@@ -17,8 +17,8 @@
 #include <iostream>
 #include <vector>
 
-#include "tac3map/atomic_file.hpp"
-#include "tac3map/profile.hpp"
+#include "tac3map/io/atomic_file.hpp"
+#include "tac3map/model/profile.hpp"
 
 namespace {
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "tac3map/annealer.hpp"
-#include "tac3map/cg_pattern.hpp"
-#include "tac3map/patterns.hpp"
+#include "tac3map/gen/cg_pattern.hpp"
+#include "tac3map/gen/patterns.hpp"
+#include "tac3map/search/annealer.hpp"
 
 namespace tac3map::cli {
 

@@ -3,8 +3,8 @@
 #include <iostream>
 
 #include "job.hpp"
-#include "tac3map/collectives.hpp"
-#include "tac3map/simgrid_ti_writer.hpp"
+#include "tac3map/model/collectives.hpp"
+#include "tac3map/output/simgrid_ti_writer.hpp"
 
 namespace tac3map::cli {
 

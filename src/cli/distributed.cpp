@@ -5,7 +5,7 @@
 #include <cstring>
 #include <string>
 
-#include "tac3map/error.hpp"
+#include "tac3map/io/error.hpp"
 
 #ifdef TAC3MAP_HAVE_MPI
 #include <mpi.h>

@@ -6,7 +6,7 @@
 // launched by an MPI launcher) this is annealChains in one process.
 #pragma once
 
-#include "tac3map/annealer.hpp"
+#include "tac3map/search/annealer.hpp"
 
 namespace tac3map::cli {
 

@@ -4,10 +4,10 @@
 #include <string>
 #include <utility>
 
-#include "tac3map/error.hpp"
-#include "tac3map/mapping_names.hpp"
-#include "tac3map/tofu_view.hpp"
-#include "tac3map/trace_formats.hpp"
+#include "tac3map/io/error.hpp"
+#include "tac3map/io/trace_formats.hpp"
+#include "tac3map/mapping/mapping_names.hpp"
+#include "tac3map/network/tofu_view.hpp"
 
 namespace tac3map::cli {
 

@@ -4,16 +4,16 @@
 #include <optional>
 
 #include "commands.hpp"
-#include "tac3map/allocation.hpp"
-#include "tac3map/ccs.hpp"
-#include "tac3map/initial_mapping.hpp"
-#include "tac3map/machine.hpp"
-#include "tac3map/mapping.hpp"
-#include "tac3map/model.hpp"
-#include "tac3map/objective.hpp"
-#include "tac3map/rankmap.hpp"
-#include "tac3map/routing.hpp"
-#include "tac3map/trace.hpp"
+#include "tac3map/io/trace.hpp"
+#include "tac3map/mapping/allocation.hpp"
+#include "tac3map/mapping/mapping.hpp"
+#include "tac3map/mapping/rankmap.hpp"
+#include "tac3map/model/ccs.hpp"
+#include "tac3map/model/model.hpp"
+#include "tac3map/model/objective.hpp"
+#include "tac3map/network/machine.hpp"
+#include "tac3map/network/routing.hpp"
+#include "tac3map/search/initial_mapping.hpp"
 
 namespace tac3map::cli {
 

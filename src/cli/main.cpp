@@ -7,8 +7,8 @@
 #include "distributed.hpp"
 #include "platform_command.hpp"
 #include "sweep.hpp"
-#include "tac3map/error.hpp"
-#include "tac3map/objectives.hpp"
+#include "tac3map/io/error.hpp"
+#include "tac3map/search/objectives.hpp"
 
 namespace {
 

@@ -3,15 +3,15 @@
 #include <iostream>
 #include <vector>
 
-#include "tac3map/atomic_file.hpp"
-#include "tac3map/error.hpp"
-#include "tac3map/mapping.hpp"
-#include "tac3map/mapping_names.hpp"
-#include "tac3map/platform.hpp"
-#include "tac3map/rankmap.hpp"
-#include "tac3map/routing.hpp"
-#include "tac3map/tofu_view.hpp"
-#include "tac3map/trace_formats.hpp"
+#include "tac3map/io/atomic_file.hpp"
+#include "tac3map/io/error.hpp"
+#include "tac3map/io/trace_formats.hpp"
+#include "tac3map/mapping/mapping.hpp"
+#include "tac3map/mapping/mapping_names.hpp"
+#include "tac3map/mapping/rankmap.hpp"
+#include "tac3map/network/routing.hpp"
+#include "tac3map/network/tofu_view.hpp"
+#include "tac3map/output/platform.hpp"
 
 namespace tac3map::cli {
 

@@ -4,8 +4,8 @@
 #include <charconv>
 #include <cstdio>
 
-#include "tac3map/error.hpp"
-#include "tac3map/number_text.hpp"
+#include "tac3map/io/error.hpp"
+#include "tac3map/io/number_text.hpp"
 
 namespace tac3map::cli {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "tac3map/objective.hpp"
+#include "tac3map/model/objective.hpp"
 
 namespace tac3map::cli {
 

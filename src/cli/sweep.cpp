@@ -16,11 +16,11 @@
 
 #include "job.hpp"
 #include "score_table.hpp"
-#include "tac3map/annealer.hpp"
-#include "tac3map/error.hpp"
-#include "tac3map/json_input.hpp"
-#include "tac3map/objectives.hpp"
-#include "tac3map/tofu_view.hpp"
+#include "tac3map/io/error.hpp"
+#include "tac3map/io/json_input.hpp"
+#include "tac3map/network/tofu_view.hpp"
+#include "tac3map/search/annealer.hpp"
+#include "tac3map/search/objectives.hpp"
 
 namespace tac3map::cli {
 namespace {

@@ -1,0 +1,30 @@
+// A mapping by name or by file, as every command takes it: the launcher placements and the
+// Tofu view by name, else a rank-map file of any format (rankmap.hpp). Above both the
+// placements (mapping.hpp, tofu_view.hpp) and the file formats.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "tac3map/mapping/mapping.hpp"
+#include "tac3map/network/machine.hpp"
+
+namespace tac3map {
+
+struct NodeTable;
+
+// The seed of a mapping name "random:SEED"; nullopt for any other name; InputError when the
+// seed is not an integer.
+std::optional<std::uint64_t> randomMappingSeed(const std::string& name);
+struct RankMapOptions;
+
+// A mapping by name or file: "identity" (block placement), "round-robin", "random:SEED",
+// "tofu-default", else a rank-map file of any format (rankmap.hpp; host-based formats need
+// the node table; `options`: K ranks per node and C cores per node, default one rank per
+// node; names place ranks over K slots per node).
+Mapping resolveMapping(const std::string& nameOrFile, const Machine& machine, const Box& box,
+                       int tasks, const NodeTable* table = nullptr,
+                       const RankMapOptions* options = nullptr);
+
+}  // namespace tac3map

@@ -1,0 +1,57 @@
+// Concurrent Communication Sets: from a trace's events, the communications (matched send and
+// receive sides) grouped into sets that start transferring together. The exact definition is
+// in docs/trace-format.md ("From events to CCSs"); this is its only implementation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tac3map/io/trace.hpp"
+#include "tac3map/model/collectives.hpp"
+
+namespace tac3map {
+
+struct Communication {
+  int src = 0;
+  int dst = 0;
+  std::uint64_t bytes = 0;
+  std::int64_t tag = 0;
+  std::size_t sendLine = 0;  // trace line of the send side
+  std::size_t recvLine = 0;  // trace line of the receive side
+  int level = 0;             // longest precedence chain ending here
+};
+
+struct CcsOptions {
+  // Blocking sends complete at once on the sender (buffered/eager protocol) instead of when
+  // the message has been transferred (rendezvous).
+  bool eagerSends = false;
+  // How collective events become point-to-point steps (collectives.hpp).
+  CollectiveAlgorithms collectives;
+  // Injection engines per node. One: the paper's sets (each level split first-fit into sets
+  // of pairwise distinct senders and receivers, which one engine sends one after the other).
+  // More: a level's messages all start together and share the engines, so each level is one
+  // set and the model charges the engines in its cost (model.hpp).
+  int engines = 1;
+  // The alternative rule for several engines, kept to compare against the simulation
+  // (docs/model.md): split a level first fit into sets in which each rank sends and receives
+  // at most `engines` messages.
+  bool splitBeyondEngines = false;
+};
+
+struct CcsSet {
+  int tasks = 0;
+  std::vector<std::vector<Communication>> sets;  // ordered by level, then split order
+  // Levels at which a barrier released every rank: a set of level >= f cannot start before
+  // every set of level < f has finished.
+  std::vector<int> barrierLevels;
+
+  // Whether a barrier separates set t from set t + 1.
+  bool barrierBetween(std::size_t t) const;
+
+  std::size_t communicationCount() const;
+};
+
+CcsSet extractCcs(const Trace& trace, const CcsOptions& options = {});
+
+}  // namespace tac3map

@@ -1,0 +1,48 @@
+// Collectives as point-to-point steps. The paper treats a collective by decomposing it into
+// its algorithm's steps, each step a CCS; expandCollectives replaces every collective event
+// of a trace by the sends and receives of the chosen algorithm (docs/trace-format.md lists
+// them and the defaults), on the collective's communicator, before CCSs are extracted.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tac3map/io/trace.hpp"
+
+namespace tac3map {
+
+enum class Algorithm {
+  Binomial,           // bcast, reduce, gather, scatter
+  RecursiveDoubling,  // allreduce, allgather (power-of-two sizes; else Bruck for allgather)
+  Ring,               // allreduce (reduce-scatter + allgather), allgather, reduce_scatter
+  Bruck,              // allgather
+  ShiftRing,          // allgather: step s sends the own block to v + s (SimGrid's "ring")
+  Pairwise,           // alltoall
+  Dissemination,      // barrier on a communicator
+};
+
+struct CollectiveAlgorithms {
+  std::map<CollectiveOp, Algorithm> choice;  // missing: the default
+  Algorithm of(CollectiveOp op) const;
+};
+
+// "allreduce=ring,allgather=bruck"; InputError naming the option on a bad entry.
+CollectiveAlgorithms parseCollectiveAlgorithms(const std::string& text);
+Algorithm defaultAlgorithm(CollectiveOp op);
+const char* algorithmName(Algorithm algorithm);
+
+// The algorithms tac3map can decompose `op` with, the default first.
+std::vector<Algorithm> algorithmsOf(CollectiveOp op);
+
+bool hasCollectives(const Trace& trace);
+// Replaces collective events by point-to-point events (sendrecv, send, recv). Their tags are
+// negative and unique per communicator and call, so they never match the program's own
+// messages. Errors (unknown communicator, a rank outside it, a bad root) name the line.
+void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms);
+// `trace` with its collectives expanded: the trace itself when it has none, else a copy
+// expanded into `storage` (the caller's trace stays as read).
+const Trace& withCollectivesExpanded(const Trace& trace, const CollectiveAlgorithms& algorithms,
+                                     Trace& storage);
+
+}  // namespace tac3map

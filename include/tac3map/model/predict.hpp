@@ -1,0 +1,90 @@
+// Predicted time of one kernel iteration under a mapping (the seed papers' model, the exact
+// definition in docs/predict.md): a communication of M bytes whose busiest route link carries
+// C messages of its CCS (link_loads.hpp: the score's loads, where engines may make C fractional)
+// takes t(C x M) plus a hop latency per hop beyond the first; inside a node it takes M / intra-node
+// bandwidth; a CCS takes as long as its slowest communication; communication time is the sum over
+// CCSs. Local work (compute and copy events of the trace) adds the largest per-rank total.
+#pragma once
+
+#include <vector>
+
+#include "tac3map/io/trace.hpp"
+#include "tac3map/mapping/mapping.hpp"
+#include "tac3map/model/collectives.hpp"
+#include "tac3map/model/objective.hpp"
+#include "tac3map/model/profile.hpp"
+#include "tac3map/network/routing.hpp"
+
+namespace tac3map {
+
+struct CcsTime {
+  double seconds = 0;
+  int slowest = -1;       // communication index in the Problem
+  double contention = 0;  // C of the slowest communication (engines may make it fractional)
+  int busiestLink = 0;    // most messages of the CCS on one network link
+};
+
+struct Prediction {
+  std::vector<CcsTime> ccs;
+  double communication = 0;
+  double computation = 0;  // largest per-rank compute + copy time
+  double total = 0;
+};
+
+struct PredictModel {
+  const TimeModel& message;
+  const TimeModel& copy;
+  double hopLatency = 0;
+  // Engines and ranks per node, for problems predict builds itself (collectives alone); a
+  // problem's own messages inside a node take M / problem.model.intraNodeBandwidth (0: free).
+  Model network;
+};
+
+// Largest over ranks of the rank's compute seconds plus its copies' modelled times.
+double localWorkSeconds(const Trace& trace, const TimeModel& copy);
+
+Prediction predict(const Problem& problem, const Router& router, const Mapping& mapping,
+                   const PredictModel& model, double localWork);
+
+// Whether a barrier between CCS t and t+1 pays: without it, t+1's messages may start while
+// t's are still in flight and share their links. `penalty` is how much longer t+1 takes when
+// each of its messages meets the loads of both CCSs, against `barrier`, the profile's cost.
+struct BarrierAdvice {
+  int after = 0;  // the boundary after CCS `after`
+  int contentionAlone = 0, contentionOverlapped = 0;
+  double penalty = 0, barrier = 0;
+  bool pays = false;
+};
+std::vector<BarrierAdvice> barrierAdvice(const Problem& problem, const Router& router,
+                                         const Mapping& mapping, const PredictModel& model,
+                                         double barrierSeconds);
+
+// One collective call of the trace (as its communicator's first member makes it) and the
+// predicted time of each algorithm that can run it, alone, under the mapping.
+struct CollectiveCall {
+  CollectiveOp op = CollectiveOp::Barrier;
+  std::uint64_t bytes = 0;
+  int root = 0;
+  std::vector<int> members;  // world ranks, communicator order
+  std::size_t line = 0;
+};
+std::vector<CollectiveCall> collectiveCalls(const Trace& trace);
+
+struct AlgorithmTime {
+  Algorithm algorithm;
+  double seconds = 0;
+};
+std::vector<AlgorithmTime> compareAlgorithms(const CollectiveCall& call, int ranks,
+                                             const Router& router, const Mapping& mapping,
+                                             const PredictModel& model);
+
+// Message sizes 8 B .. 16 MiB (powers of two): the best algorithm of each range of sizes
+// where it stays the best.
+struct BestRange {
+  std::uint64_t from = 0, to = 0;
+  Algorithm algorithm;
+};
+std::vector<BestRange> bestBySize(CollectiveCall call, int ranks, const Router& router,
+                                  const Mapping& mapping, const PredictModel& model);
+
+}  // namespace tac3map

@@ -1,0 +1,127 @@
+// Static dimension-order routing inside a box. Every directed link has an integer id
+// (node * 2 * axes + 2 * axis + direction, direction 0 = +, 1 = -); ids of links that do not
+// exist (mesh edges, axes of size 1) are never produced. Hot path: the link walk is a template
+// over a callback, on flat integer coordinates, with no allocation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tac3map/network/machine.hpp"
+
+namespace tac3map {
+
+using LinkId = std::int32_t;
+
+class Router {
+ public:
+  // Routes are precomputed into one flat array when all of them fit in `cacheBudgetBytes`
+  // (small boxes: the walk's branches cost more than the lookups); otherwise walked each time.
+  static constexpr std::size_t kDefaultCacheBudget = std::size_t{64} << 20;
+  Router(const Machine& machine, const Box& box,
+         std::size_t cacheBudgetBytes = kDefaultCacheBudget);
+
+  bool routesCached() const { return !routeStart_.empty(); }
+
+  int nodeCount() const { return nodes_; }
+  int axisCount() const { return axes_; }
+  // One past the largest link id: the size of a per-link array.
+  LinkId linkIdLimit() const { return static_cast<LinkId>(nodes_) * 2 * axes_; }
+  int coordinate(int node, int axis) const { return coords_[node * axes_ + axis]; }
+
+  // Calls visit(LinkId) for each link of the route from node p to node q, in order.
+  template <class Visit>
+  [[gnu::always_inline]] inline void forEachLink(int p, int q, Visit&& visit) const {
+    if (!routeStart_.empty()) {
+      const std::size_t pair = static_cast<std::size_t>(p) * nodes_ + q;
+      const LinkId* link = routeLinks_.data() + routeStart_[pair];
+      const LinkId* end = routeLinks_.data() + routeStart_[pair + 1];
+      for (; link != end; ++link) visit(*link);
+      return;
+    }
+    walk(p, q, visit);
+  }
+
+  std::vector<LinkId> route(int p, int q) const;
+  int hops(int p, int q) const;
+  // The most hops any route of the box takes.
+  int longestRoute() const;
+
+  // Where a link starts and which way it goes, e.g. for reports: "node 5 X+".
+  int linkSource(LinkId link) const { return link / (2 * axes_); }
+  int linkAxis(LinkId link) const { return (link / 2) % axes_; }
+  bool linkIsPlus(LinkId link) const { return link % 2 == 0; }
+  // The node a link leads to.
+  int linkTarget(LinkId link) const;
+  // The node one hop from `node` along `axis` (+ or - way), or -1 where the box has no link.
+  int neighbour(int node, int axis, bool plus) const;
+
+ private:
+  template <class Visit>
+  [[gnu::always_inline]] inline void walk(int p, int q, Visit&& visit) const;
+  void buildCache(std::size_t budgetBytes);
+
+  // Signed number of steps along `axis` from coordinate c to t (negative: the - way).
+  int leg(int axis, int c, int t) const { return legs_[legStart_[axis] + c * shape_[axis] + t]; }
+
+  int axes_ = 0;
+  int nodes_ = 0;
+  std::vector<int> shape_, stride_, order_;
+  std::vector<bool> wrap_;
+  std::vector<int> coords_;  // node * axes + axis
+  // Per axis a size x size table of leg(); computed once so the hot path has no division.
+  std::vector<int> legStart_;
+  std::vector<std::int16_t> legs_;
+  // Route cache: links of route p -> q are routeLinks_[routeStart_[p*n+q] .. routeStart_[p*n+q+1]).
+  std::vector<std::uint32_t> routeStart_;
+  std::vector<LinkId> routeLinks_;
+};
+
+template <class Visit>
+void Router::walk(int p, int q, Visit&& visit) const {
+  // Locals, so that the callback's integer stores cannot force these to be reloaded.
+  const int axes = axes_;
+  const int* coords = coords_.data();
+  const int* from = coords + p * axes;
+  const int* target = coords + q * axes;
+  int current = p;
+  for (int axis : order_) {
+    int c = from[axis];
+    const int t = target[axis];
+    if (c == t) continue;
+    const int signedSteps = leg(axis, c, t);
+    const int direction = signedSteps > 0 ? 1 : -1;
+    const int steps = signedSteps > 0 ? signedSteps : -signedSteps;
+    const int size = shape_[axis], stride = stride_[axis];
+    const LinkId base = 2 * axis + (direction > 0 ? 0 : 1);
+    for (int s = 0; s < steps; ++s) {
+      visit(static_cast<LinkId>(current) * 2 * axes + base);
+      c += direction;
+      if (c == size) {
+        c = 0;
+        current -= (size - 1) * stride;
+      } else if (c < 0) {
+        c = size - 1;
+        current += (size - 1) * stride;
+      } else {
+        current += direction * stride;
+      }
+    }
+  }
+}
+
+inline int Router::hops(int p, int q) const {
+  if (!routeStart_.empty()) {
+    const std::size_t pair = static_cast<std::size_t>(p) * nodes_ + q;
+    return static_cast<int>(routeStart_[pair + 1] - routeStart_[pair]);
+  }
+  int total = 0;
+  for (int axis = 0; axis < axes_; ++axis) {
+    const int steps = leg(axis, coords_[p * axes_ + axis], coords_[q * axes_ + axis]);
+    total += steps >= 0 ? steps : -steps;
+  }
+  return total;
+}
+
+}  // namespace tac3map

@@ -1,0 +1,46 @@
+// Simulated annealing over mappings (the paper's solver). The energy is the exact objective
+// divided by objective.hpp's referenceValue, so one schedule suits every objective. Ties of
+// the exact objective are broken by the engine's secondary term (tac3: link-sharing pairs),
+// which never makes a mapping with a worse objective look better.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tac3map/mapping/mapping.hpp"
+#include "tac3map/model/objective.hpp"
+#include "tac3map/network/routing.hpp"
+#include "tac3map/search/schedule.hpp"
+
+namespace tac3map {
+
+SearchResult anneal(const Problem& problem, const Router& router, ObjectiveKind objective,
+                    const Mapping& initial, const Schedule& schedule, std::uint64_t seed,
+                    Progress* progress = nullptr);
+
+// Independent chains from the same start. Chain i uses seed + i (so one chain is exactly
+// anneal() with `seed`); `threads` workers take chains in turn. The winner is the chain whose
+// best mapping has the lowest exact objective, the lowest chain index on ties, so the result
+// depends on the seed and the number of chains, never on the number of threads. "Lowest" is
+// objective.hpp's isBetter: the objective, then shared-link pairs (tac3), then byte-hops.
+struct ChainsResult {
+  std::vector<SearchResult> chains;  // in chain order
+  std::size_t best = 0;              // index of the winning chain
+  double seconds = 0.0;              // wall-clock time of the whole run
+};
+
+ChainsResult annealChains(const Problem& problem, const Router& router, ObjectiveKind objective,
+                          const Mapping& initial, const Schedule& schedule, std::uint64_t seed,
+                          int chains, int threads, Progress* progress = nullptr);
+
+// The building blocks of annealChains, for running a share of the chains in each of several
+// processes: the chains with the given indices (chain i uses seed + i), results in that
+// order; and the winner among chains' best scores (lowest objective, then lowest index).
+std::vector<SearchResult> annealChainSubset(const Problem& problem, const Router& router,
+                                            ObjectiveKind objective, const Mapping& initial,
+                                            const Schedule& schedule, std::uint64_t seed,
+                                            const std::vector<int>& indices, int threads,
+                                            Progress* progress = nullptr);
+std::size_t winningChain(const std::vector<ExactScores>& bestScores, ObjectiveKind objective);
+
+}  // namespace tac3map

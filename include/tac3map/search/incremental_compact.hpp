@@ -1,0 +1,198 @@
+// The fast tac3 engine for boxes of the paper's size. It applies when every CCS has one message
+// size and at most 255 messages and the box's routes (at most 15 hops) fit one table (fits()).
+// Then a CCS's link loads are one dense byte array and a route is a fixed-size row of dense
+// link ids. A move copies the rows of its messages into one list (whole rows, each written
+// over the tail of the one before, so there is no branch per route), walks that list once,
+// and keeps it to undo the move on discard. There is no histogram: when the largest load may
+// have fallen, a vectorised pass over the CCS's few hundred bytes looks for a link still at
+// the old maximum, and usually finds one within the first cache lines.
+//
+// It takes the same decisions as Tac3Objective step for step, including when it asks the
+// annealer for the acceptance threshold, so a search gives the same result with either engine
+// (tests/incremental_test.cpp checks it against the reference evaluator after every move,
+// tests/annealer_test.cpp whole searches against the general engine's).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "tac3map/search/incremental.hpp"
+#include "tac3map/search/tac3_step.hpp"
+
+namespace tac3map {
+
+// The largest of `count` bytes (count a multiple of 64), knowing none exceeds `ceiling`: the
+// pass stops at the first block that reaches it.
+std::uint32_t largestByte(const std::uint8_t* bytes, std::uint32_t count, std::uint32_t ceiling);
+
+class CompactTac3Objective : public IncrementalObjective<CompactTac3Objective>, public Tac3Totals {
+ public:
+  // Whether this engine can evaluate `problem` on `router`'s box (else use Tac3Objective).
+  static bool fits(const Problem& problem, const Router& router);
+  CompactTac3Objective(const Problem& problem, const Router& router, const Mapping& mapping);
+
+  template <class Limit>
+  bool propose(int task, int node, Limit&& limit) {
+    return rowSlots_ == 8 ? proposeWith<8>(task, node, limit) : proposeWith<16>(task, node, limit);
+  }
+  void commit();
+  void discard();
+
+ private:
+  struct Segment {
+    int ccs;
+    std::uint32_t newMax;
+    std::uint32_t removed, added, end;  // the CCS's old and new route links in links_
+  };
+  // A communication as one of its tasks lists it; `partner` is its other task.
+  struct Message {
+    std::int32_t ccs, src, dst, partner;
+  };
+  // Where a task's node puts its routes in the table: the route p -> q is the row at
+  // from(p) + to(q).
+  struct Offsets {
+    std::uint32_t from, to;
+  };
+
+  template <int Row, class Limit>
+  bool proposeWith(int task, int node, Limit&& limit);
+  // Re-routes the CCS's messages of the move (the moving task's [a, aEnd), the other task's
+  // [b, bEnd)) in place and records the segment; returns its new largest load.
+  template <int Row>
+  std::uint32_t evaluate(int t, const Message* a, const Message* aEnd, const Message* b,
+                         const Message* bEnd);
+  template <int Row>
+  [[gnu::always_inline]] inline std::uint16_t* gatherRoutes(const Message* a, const Message* aEnd,
+                                                            const Message* b, const Message* bEnd,
+                                                            const Offsets* at,
+                                                            std::uint16_t* out) const;
+  Offsets offsetsOf(int node) const {
+    return {static_cast<std::uint32_t>(node) * static_cast<std::uint32_t>(nodes_ * rowSlots_),
+            static_cast<std::uint32_t>(node * rowSlots_)};
+  }
+
+  std::uint8_t* loads(int t) { return load_.data() + static_cast<std::size_t>(t) * scanned_; }
+
+  int nodes_ = 0;
+  // A route is a row of rowSlots_ (8 or 16) slots: its dense link ids, then anything, and its
+  // length in the last slot.
+  int rowSlots_ = 8;
+  std::uint32_t scanned_ = 0;  // bytes of a CCS's load array (its links, rounded up to 64)
+  std::vector<std::uint16_t> routes_;
+  std::vector<std::uint8_t> load_;  // per CCS its link loads
+  std::vector<std::uint32_t> maxLoad_;
+  std::vector<Message> messages_;  // per task, sorted by CCS
+  std::vector<std::uint32_t> messageStart_;
+  std::vector<Offsets> now_, after_;  // per task: now, and once the proposed move is made
+
+  std::vector<Segment> segments_;     // of the proposed move
+  std::vector<std::uint16_t> links_;  // the move's route links, segment after segment
+};
+
+template <int Row>
+std::uint16_t* CompactTac3Objective::gatherRoutes(const Message* a, const Message* aEnd,
+                                                  const Message* b, const Message* bEnd,
+                                                  const Offsets* at, std::uint16_t* out) const {
+  // Locals: the copies are byte stores, which could alias any member as far as the compiler
+  // knows, so members read in the loop would be reloaded after each one.
+  const std::uint16_t* const routes = routes_.data();
+  const int task = move_.task;
+  const auto copy = [&](const Message& m) {
+    const std::uint16_t* row = routes + at[m.src].from + at[m.dst].to;
+    std::memcpy(out, row, Row * sizeof(std::uint16_t));
+    out += row[Row - 1];
+  };
+  for (; a != aEnd; ++a) copy(*a);
+  for (; b != bEnd; ++b)
+    if (b->partner != task) copy(*b);  // else copied from a's side
+  return out;
+}
+
+template <int Row, class Limit>
+bool CompactTac3Objective::proposeWith(int task, int node, Limit&& limit) {
+  move_ = placement_.makeMove(task, node);
+  after_[move_.task] = offsetsOf(move_.node);
+  if (move_.other >= 0) after_[move_.other] = offsetsOf(move_.from);
+  segments_.clear();
+  beginProposal();
+  std::int64_t slack = initialSlack();
+  const Message* a = messages_.data() + messageStart_[move_.task];
+  const Message* aEnd = messages_.data() + messageStart_[move_.task + 1];
+  const Message *b = aEnd, *bEnd = aEnd;
+  if (move_.other >= 0) {
+    b = messages_.data() + messageStart_[move_.other];
+    bEnd = messages_.data() + messageStart_[move_.other + 1];
+  }
+  // The CCSs of the two tasks' communications, ascending (both lists are sorted by CCS).
+  while (a != aEnd || b != bEnd) {
+    int t = a != aEnd ? a->ccs : b->ccs;
+    if (b != bEnd && b->ccs < t) t = b->ccs;
+    const Message *aFirst = a, *bFirst = b;
+    while (a != aEnd && a->ccs == t) ++a;
+    while (b != bEnd && b->ccs == t) ++b;
+    enter(t, slack);
+    const std::uint64_t newCost = bound_[t] * evaluate<Row>(t, aFirst, a, bFirst, b);
+    // Tac3Objective also looks while the new routes go in; looking once at the end is the
+    // same decision, as the loads (and so this lower bound) only rise meanwhile.
+    const bool tooHigh = certainlyTooHigh(t, newCost, slack, limit);
+    settle(t, newCost);
+    if (tooHigh) {
+      discard();
+      return false;
+    }
+  }
+  return true;
+}
+
+template <int Row>
+std::uint32_t CompactTac3Objective::evaluate(int t, const Message* a, const Message* aEnd,
+                                             const Message* b, const Message* bEnd) {
+  std::uint8_t* load = loads(t);
+  Segment s{t, 0, 0, 0, 0};
+  s.removed = segments_.empty() ? 0 : segments_.back().end;
+  std::uint16_t* const removed = links_.data() + s.removed;
+  std::uint16_t* const added = gatherRoutes<Row>(a, aEnd, b, bEnd, now_.data(), removed);
+  std::uint16_t* const end = gatherRoutes<Row>(a, aEnd, b, bEnd, after_.data(), added);
+  s.added = static_cast<std::uint32_t>(added - links_.data());
+  s.end = static_cast<std::uint32_t>(end - links_.data());
+  // The step of tac3_step.hpp on unit weights; the gathered link lists are what undoes it.
+  Tac3Step<std::uint8_t> step{load};
+  const auto keep = [](std::uint32_t, std::uint32_t) {};
+  for (const std::uint16_t* l = removed; l != added; ++l) step.out(*l, 1, keep);
+  for (const std::uint16_t* l = added; l != end; ++l) step.in(*l, 1, keep);
+  pairsDelta_ += step.pairs;
+  const std::uint32_t oldMax = maxLoad_[t];
+  s.newMax =
+      step.newMax(oldMax, [&](std::uint32_t) { return largestByte(load, scanned_, oldMax); });
+  segments_.push_back(s);
+  return s.newMax;
+}
+
+inline void CompactTac3Objective::commit() {
+  for (const Segment& s : segments_) {
+    maxLoad_[s.ccs] = s.newMax;
+    cost_[s.ccs] = bound_[s.ccs] * s.newMax;  // the bound is the CCS's one message size
+  }
+  commitTotals();
+  placement_.apply(move_);
+  now_[move_.task] = after_[move_.task];
+  if (move_.other >= 0) now_[move_.other] = after_[move_.other];
+  segments_.clear();
+}
+
+inline void CompactTac3Objective::discard() {
+  const std::uint16_t* const links = links_.data();  // a local, as in gatherRoutes
+  for (const Segment& s : segments_) {
+    std::uint8_t* load = loads(s.ccs);
+    const std::uint16_t *l = links + s.removed, *added = links + s.added, *end = links + s.end;
+    for (; l != added; ++l) ++load[*l];
+    for (; l != end; ++l) --load[*l];
+  }
+  after_[move_.task] = now_[move_.task];
+  if (move_.other >= 0) after_[move_.other] = now_[move_.other];
+  segments_.clear();
+}
+
+}  // namespace tac3map

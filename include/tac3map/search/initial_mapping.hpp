@@ -1,0 +1,41 @@
+// The start of the search. `--init auto` scores every start that applies (identity, the
+// launcher's round-robin with several ranks per node, Tofu's logical 3D torus view, and a
+// hop-bytes (tahb) search from each of them, whose short routes are a good start for a
+// contention search) with the chosen objective and starts from the best: a single-move
+// search cannot leave a start whose every neighbour is worse, so the start decides where it
+// ends up.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tac3map/mapping/mapping.hpp"
+#include "tac3map/model/objective.hpp"
+#include "tac3map/search/annealer.hpp"
+
+namespace tac3map {
+
+struct StartCandidate {
+  std::string name;
+  Mapping mapping;
+  ExactScores scores;
+};
+
+struct ChosenStart {
+  std::vector<StartCandidate> candidates;  // in the order tried
+  // Lowest objective, the first on ties: not objectives.hpp's isBetter. At an equal score
+  // the launcher's placements (tried first) simulate faster than a start with fewer shared
+  // links or byte-hops (bench/simgrid/peers.sh: stencil 4x2x1x2x3x2 1.118x identity's time,
+  // packed K = 4 CG-64 up to 1.257x block's), so the tie-break is for the search's result.
+  std::size_t chosen = 0;
+
+  const StartCandidate& best() const { return candidates[chosen]; }
+};
+
+// Scores `named` starts and, unless the objective is tahb itself, a hop-bytes search from each
+// of them (same schedule, `seed`; named "tahb-search from NAME"); picks the lowest.
+ChosenStart chooseStart(const Problem& problem, const Router& router, ObjectiveKind objective,
+                        std::vector<std::pair<std::string, Mapping>> named,
+                        const Schedule& schedule, std::uint64_t seed);
+
+}  // namespace tac3map

@@ -1,0 +1,50 @@
+// Every objective, declared once: its name, its exact value from the reference evaluator's
+// scores, the normalisation that lets one temperature schedule suit it, what its normalised
+// value reads as, whether shared-link pairs break its ties, and the search that runs its
+// incremental engine. The CLI, the annealer, chains and starts all go through this table, so
+// a new objective is one entry in objectives.cpp, its engine (incremental.hpp) and its test.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tac3map/model/objective.hpp"
+#include "tac3map/network/routing.hpp"
+#include "tac3map/search/schedule.hpp"
+
+namespace tac3map {
+
+struct ObjectiveSpec {
+  ObjectiveKind kind;
+  const char* name;         // as --objective spells it
+  const char* description;  // one line for help texts
+  // What the annealer's energy (value / reference) means, for the progress line.
+  const char* normalisedMeaning;
+  // The exact value the search minimises, from the reference evaluator's scores.
+  unsigned __int128 (*value)(const ExactScores&);
+  // The mapping-independent value the annealer divides by (> 0 for any problem with bytes).
+  double (*reference)(const Problem&);
+  // On equal value, fewer shared-link pairs first (then fewer byte-hops, for every objective).
+  bool pairsBreakTies;
+  // Anneals from `initial` with this objective's engine (energy = value / reference), then
+  // runs the objective's tie-break descent if schedule.breakTies and it has one.
+  SearchResult (*search)(const Problem&, const Router&, const Mapping& initial, const Schedule&,
+                         std::uint64_t seed, double reference, Progress*);
+};
+
+const std::vector<ObjectiveSpec>& objectiveSpecs();  // in --objective's order
+const ObjectiveSpec& objectiveSpec(ObjectiveKind kind);
+// By name; an unknown name is an InputError that lists the known ones.
+const ObjectiveSpec& objectiveSpec(const std::string& name);
+
+// Shorthands over the table.
+ObjectiveKind parseObjective(const std::string& name);  // tac3 | tahb | rmatt-o2f
+const char* objectiveName(ObjectiveKind kind);
+unsigned __int128 objectiveValue(const ExactScores& exact, ObjectiveKind kind);
+double referenceValue(const Problem& problem, ObjectiveKind kind);
+// Whether `a` beats `b` for `kind`: a lower objective; on a tie fewer shared-link pairs (if
+// the objective says so), then fewer byte-hops. How chains and starts rank mappings.
+bool isBetter(const ExactScores& a, const ExactScores& b, ObjectiveKind kind);
+
+}  // namespace tac3map

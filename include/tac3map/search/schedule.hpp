@@ -1,0 +1,74 @@
+// What a search is told and what it reports: how trials pick nodes, which tac3 engine runs,
+// the temperature schedule, the allocation, the shared progress counters, and the result. The
+// vocabulary of the annealing loop (annealing_loop.hpp), the objective table (objectives.hpp)
+// and the annealer's entry points (annealer.hpp), which all build on it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tac3map/mapping/allocation.hpp"
+#include "tac3map/mapping/mapping.hpp"
+#include "tac3map/model/objective.hpp"
+
+namespace tac3map {
+
+// How a trial picks the node it tries a task on: any node of the box (global), or a node at
+// most one hop from one of the task's partners (local); auto = local above kLocalMovesAbove
+// nodes, where a random node is nearly always a useless choice.
+enum class MoveKind { Auto, Global, Local };
+inline constexpr int kLocalMovesAbove = 2048;
+MoveKind parseMoveKind(const std::string& name);  // auto | global | local
+
+// Which incremental engine evaluates tac3: auto = the compact one whenever it fits (see
+// incremental_compact.hpp), else the general one. Both give the same search; tests and
+// benchmarks pick one to compare them.
+enum class Tac3Engine { Auto, General, Compact };
+
+struct Schedule {
+  double t0 = 10.0;
+  double tEnd = 1e-8;
+  std::uint64_t trialsPerTemperature = 2500;
+  double cooling = 0.9;
+  bool earlyStop = true;   // tac3: stop once the lower bound is reached
+  double timeLimit = 0.0;  // seconds of trials per chain; 0 = none
+  MoveKind moves = MoveKind::Auto;
+  Tac3Engine tac3Engine = Tac3Engine::Auto;
+  // tac3: after the schedule, the tie-break descent of tie_break.hpp (fewer shared-link pairs,
+  // then fewer byte-hops, at an objective never higher).
+  bool breakTies = true;
+  // The nodes tasks may occupy (allocation.hpp); default: every node of the box. The initial
+  // mapping must use only these.
+  Allocation allocation;
+
+  // Trials of the whole schedule (temperatures from t0 down to tEnd, times trials each).
+  std::uint64_t totalTrials() const;
+};
+
+void checkSchedule(const Schedule& schedule);  // throws InputError on nonsense values
+bool usesLocalMoves(const Schedule& schedule, int nodes);
+
+// Shared with a reporter (e.g. the command's progress line) while chains run. Chains publish
+// every few thousand trials with relaxed atomics, so the hot loop pays almost nothing.
+struct Progress {
+  std::atomic<std::uint64_t> trials{0};
+  std::atomic<double> temperature{0.0};
+  std::atomic<double> bestEnergy{0.0};  // best objective / reference value, over all chains
+  std::atomic<bool> started{false};
+
+  void publish(std::uint64_t newTrials, double t, double energy);
+};
+
+struct SearchResult {
+  Mapping best;
+  ExactScores bestScores;  // of `best`, from the reference evaluator
+  std::uint64_t trials = 0;
+  std::uint64_t accepted = 0;
+  double seconds = 0.0;  // of the trials (not of building the engine's state)
+  std::string stopped;   // "schedule", "lower-bound", "time-limit", "nothing-to-optimize"
+  std::uint64_t tieBreakMoves = 0;  // moves of the tie-break descent after the schedule
+};
+
+}  // namespace tac3map

@@ -1,0 +1,68 @@
+#include "tac3map/io/atomic_file.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "tac3map/io/error.hpp"
+
+namespace tac3map {
+namespace {
+
+std::string temporaryPathFor(const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  // Same folder as the target, so that rename() never crosses a file system.
+  std::string name = ".";
+  name += target.filename().string();
+  name += ".tmp.";
+  name += std::to_string(::getpid());
+  return (target.parent_path() / name).string();
+}
+
+void removeQuietly(const std::string& path) {
+  std::error_code ignored;
+  std::filesystem::remove(path, ignored);
+}
+
+}  // namespace
+
+StagedFile::StagedFile(std::string path, const std::string& content)
+    : path_(std::move(path)), temp_(temporaryPathFor(path_)) {
+  std::ofstream out(temp_, std::ios::binary | std::ios::trunc);
+  if (!out) failIn(path_, std::string("cannot write: ") + std::strerror(errno));
+  out << content;
+  out.flush();
+  if (!out) {
+    out.close();
+    removeQuietly(temp_);
+    failIn(path_, "write failed");
+  }
+}
+
+StagedFile::StagedFile(StagedFile&& other) noexcept
+    : path_(std::move(other.path_)), temp_(std::move(other.temp_)) {
+  other.temp_.clear();
+}
+
+StagedFile::~StagedFile() {
+  if (!temp_.empty()) removeQuietly(temp_);
+}
+
+void StagedFile::commit() {
+  if (std::rename(temp_.c_str(), path_.c_str()) != 0) {
+    const std::string reason = std::strerror(errno);
+    failIn(path_, "cannot rename temporary file into place: " + reason);
+  }
+  temp_.clear();
+}
+
+void writeFileAtomically(const std::string& path, const std::string& content) {
+  StagedFile(path, content).commit();
+}
+
+}  // namespace tac3map

@@ -1,0 +1,302 @@
+#include "tac3map/io/trace.hpp"
+
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+#include "tac3map/io/error.hpp"
+
+namespace tac3map {
+namespace {
+
+struct LineReader {
+  const std::string& source;
+  std::size_t line;
+  std::vector<std::string> words;
+
+  [[noreturn]] void fail(const std::string& message) const { failAt(source, line, message); }
+
+  template <class T>
+  T integer(std::size_t index, const char* what) const {
+    const std::string& word = words[index];
+    T value{};
+    auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
+    if (error != std::errc() || end != word.data() + word.size())
+      fail(std::string("expected ") + what + ", got '" + word + "'");
+    return value;
+  }
+
+  int rank(std::size_t index, int ranks, const char* what) const {
+    const long long value = integer<long long>(index, what);
+    if (value < 0 || value >= ranks)
+      fail(std::string(what) + " " + words[index] + " is outside 0.." + std::to_string(ranks - 1) +
+           " (ranks " + std::to_string(ranks) + ")");
+    return static_cast<int>(value);
+  }
+
+  void expectWords(std::size_t low, std::size_t high, const char* usage) const {
+    if (words.size() < low || words.size() > high)
+      fail("'" + words[1] + "' takes the form '<rank> " + usage + "'");
+  }
+};
+
+std::vector<std::string> splitWords(const std::string& text) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  std::string word;
+  while (in >> word) words.push_back(word);
+  return words;
+}
+
+struct CollectiveVerb {
+  const char* name;
+  CollectiveOp op;
+};
+const CollectiveVerb kCollectives[] = {
+    {"bcast", CollectiveOp::Bcast},         {"reduce", CollectiveOp::Reduce},
+    {"allreduce", CollectiveOp::Allreduce}, {"allgather", CollectiveOp::Allgather},
+    {"alltoall", CollectiveOp::Alltoall},   {"gather", CollectiveOp::Gather},
+    {"scatter", CollectiveOp::Scatter},     {"reduce_scatter", CollectiveOp::ReduceScatter}};
+
+// '<rank> <collective> <bytes> [root=<r>] [comm=<id>]' (barrier: no bytes, comm= only).
+Event parseCollective(const LineReader& r, CollectiveOp op) {
+  Event e;
+  e.line = r.line;
+  e.kind = EventKind::Collective;
+  e.op = op;
+  std::size_t next = 2;
+  if (op != CollectiveOp::Barrier) {
+    if (r.words.size() < 3)
+      r.fail(std::string("'") + r.words[1] + "' takes the form '<rank> " + r.words[1] +
+             " <bytes> [root=<r>] [comm=<id>]'");
+    e.bytes = r.integer<std::uint64_t>(2, "a byte count");
+    next = 3;
+  }
+  for (std::size_t i = next; i < r.words.size(); ++i) {
+    const std::string& word = r.words[i];
+    if (word.rfind("root=", 0) == 0 && op != CollectiveOp::Barrier) {
+      long long root = 0;
+      const char* begin = word.data() + 5;
+      const auto [end, error] = std::from_chars(begin, word.data() + word.size(), root);
+      if (error != std::errc() || end != word.data() + word.size() || root < 0)
+        r.fail("root=" + word.substr(5) + ": expected a rank in the communicator");
+      e.root = static_cast<int>(root);
+    } else if (word.rfind("comm=", 0) == 0 && word.size() > 5) {
+      e.comm = word.substr(5);
+    } else {
+      r.fail("unexpected '" + word + "' (expected root=<r> or comm=<id>)");
+    }
+  }
+  return e;
+}
+
+Event parseEvent(const LineReader& r, int ranks) {
+  Event e;
+  e.line = r.line;
+  const std::string& verb = r.words[1];
+  for (const CollectiveVerb& c : kCollectives)
+    if (verb == c.name) return parseCollective(r, c.op);
+  if (verb == "barrier" && r.words.size() > 2) return parseCollective(r, CollectiveOp::Barrier);
+  if (verb == "send" || verb == "recv") {
+    r.expectWords(4, 5,
+                  verb == "send" ? "send <dst> <bytes> [<tag>]" : "recv <src> <bytes> [<tag>]");
+    e.kind = verb == "send" ? EventKind::Send : EventKind::Recv;
+    e.peer = r.rank(2, ranks, verb == "send" ? "destination rank" : "source rank");
+    e.bytes = r.integer<std::uint64_t>(3, "a byte count");
+    if (r.words.size() == 5) e.tag = r.integer<std::int64_t>(4, "a tag");
+  } else if (verb == "isend" || verb == "irecv") {
+    r.expectWords(
+        6, 6,
+        verb == "isend" ? "isend <dst> <bytes> <tag> <req>" : "irecv <src> <bytes> <tag> <req>");
+    e.kind = verb == "isend" ? EventKind::Isend : EventKind::Irecv;
+    e.peer = r.rank(2, ranks, verb == "isend" ? "destination rank" : "source rank");
+    e.bytes = r.integer<std::uint64_t>(3, "a byte count");
+    e.tag = r.integer<std::int64_t>(4, "a tag");
+    e.request = r.words[5];
+  } else if (verb == "wait") {
+    r.expectWords(3, 3, "wait <req>");
+    e.kind = EventKind::Wait;
+    e.request = r.words[2];
+  } else if (verb == "waitall") {
+    r.expectWords(2, 2, "waitall");
+    e.kind = EventKind::Waitall;
+  } else if (verb == "sendrecv") {
+    r.expectWords(6, 7, "sendrecv <dst> <sendbytes> <src> <recvbytes> [<tag>]");
+    e.kind = EventKind::Sendrecv;
+    e.peer = r.rank(2, ranks, "destination rank");
+    e.bytes = r.integer<std::uint64_t>(3, "a byte count");
+    e.peer2 = r.rank(4, ranks, "source rank");
+    e.bytes2 = r.integer<std::uint64_t>(5, "a byte count");
+    if (r.words.size() == 7) e.tag = r.integer<std::int64_t>(6, "a tag");
+  } else if (verb == "barrier") {
+    r.expectWords(2, 2, "barrier");
+    e.kind = EventKind::Barrier;
+  } else if (verb == "compute") {
+    r.expectWords(3, 3, "compute <seconds>");
+    e.kind = EventKind::Compute;
+    std::size_t used = 0;
+    try {
+      e.seconds = std::stod(r.words[2], &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != r.words[2].size() || !(e.seconds >= 0))
+      r.fail("'" + r.words[2] + "' is not a number of seconds");
+  } else if (verb == "copy") {
+    r.expectWords(3, 3, "copy <bytes>");
+    e.kind = EventKind::Copy;
+    e.bytes = r.integer<std::uint64_t>(2, "a byte count");
+  } else {
+    r.fail("unknown event '" + verb +
+           "' (expected send, recv, isend, irecv, wait, waitall, sendrecv, barrier, compute, "
+           "copy, comm, iteration, or a collective: bcast, reduce, allreduce, allgather, "
+           "alltoall, gather, scatter, reduce_scatter)");
+  }
+  return e;
+}
+
+}  // namespace
+
+const char* collectiveName(CollectiveOp op) {
+  for (const CollectiveVerb& c : kCollectives)
+    if (c.op == op) return c.name;
+  return "barrier";
+}
+
+const char* eventName(EventKind kind) {
+  switch (kind) {
+    case EventKind::Send:
+      return "send";
+    case EventKind::Recv:
+      return "recv";
+    case EventKind::Isend:
+      return "isend";
+    case EventKind::Irecv:
+      return "irecv";
+    case EventKind::Wait:
+      return "wait";
+    case EventKind::Waitall:
+      return "waitall";
+    case EventKind::Sendrecv:
+      return "sendrecv";
+    case EventKind::Barrier:
+      return "barrier";
+    case EventKind::Compute:
+      return "compute";
+    case EventKind::Copy:
+      return "copy";
+    case EventKind::Collective:
+      return "collective";
+  }
+  return "?";
+}
+
+Trace parseTrace(std::istream& in, const std::string& source, const TraceOptions& options) {
+  if (options.iteration < 1) throw InputError("--iteration must be at least 1");
+  Trace trace;
+  trace.source = source;
+  // Events of every rank, and per rank the index into them where each iteration starts.
+  std::vector<std::vector<Event>> all;
+  std::vector<std::vector<std::size_t>> markers;
+  std::vector<std::size_t> firstMarkerLine;
+  bool sawHeader = false;
+  std::string text;
+  std::size_t lineNumber = 0;
+  while (std::getline(in, text)) {
+    ++lineNumber;
+    const auto hash = text.find('#');
+    if (hash != std::string::npos) text.resize(hash);
+    LineReader r{source, lineNumber, splitWords(text)};
+    if (r.words.empty()) continue;
+    if (!sawHeader) {
+      if (r.words.size() != 2 || r.words[0] != "tac3map-trace")
+        r.fail("expected the header 'tac3map-trace 1'");
+      if (r.words[1] != "1") r.fail("unsupported trace version '" + r.words[1] + "' (expected 1)");
+      sawHeader = true;
+      continue;
+    }
+    if (r.words[0] == "ranks") {
+      if (trace.ranks != 0) r.fail("second 'ranks' line");
+      if (r.words.size() != 2) r.fail("expected 'ranks <count>'");
+      const long long count = r.integer<long long>(1, "a rank count");
+      if (count < 1 || count > 100000000) r.fail("rank count must be from 1 to 100000000");
+      trace.ranks = static_cast<int>(count);
+      trace.ranksLine = lineNumber;
+      all.resize(trace.ranks);
+      markers.resize(trace.ranks);
+      continue;
+    }
+    if (trace.ranks == 0) r.fail("expected 'ranks <count>' before the first event");
+    if (r.words.size() < 2) r.fail("expected '<rank> <event> ...'");
+    const int rank = r.rank(0, trace.ranks, "rank");
+    if (r.words[1] == "comm") {
+      if (r.words.size() < 4) r.fail("'comm' takes the form '<rank> comm <id> <world ranks...>'");
+      std::vector<int> members;
+      for (std::size_t i = 3; i < r.words.size(); ++i)
+        members.push_back(r.rank(i, trace.ranks, "member rank"));
+      const std::string& id = r.words[2];
+      const auto known = trace.comms.find(id);
+      if (known != trace.comms.end() && known->second != members)
+        r.fail("communicator " + id + " declared with other ranks on line " +
+               std::to_string(trace.commLines[id]));
+      if (known == trace.comms.end()) {
+        trace.comms[id] = members;
+        trace.commLines[id] = lineNumber;
+      }
+      continue;
+    }
+    if (r.words[1] == "iteration") {
+      if (r.words.size() != 2) r.fail("'iteration' takes no arguments");
+      markers[rank].push_back(all[rank].size());
+      continue;
+    }
+    all[rank].push_back(parseEvent(r, trace.ranks));
+  }
+  if (!sawHeader) failIn(source, "empty trace (expected the header 'tac3map-trace 1')");
+  if (trace.ranks == 0) failIn(source, "no 'ranks <count>' line");
+
+  trace.events = std::move(all);
+  selectIteration(trace, markers, options.iteration, "'iteration'");
+  return trace;
+}
+
+void selectIteration(Trace& trace, const std::vector<std::vector<std::size_t>>& markers,
+                     int iteration, const std::string& markerName) {
+  bool anyMarker = false;
+  for (const auto& starts : markers) anyMarker |= !starts.empty();
+  if (!anyMarker) {
+    if (iteration != 1)
+      failIn(trace.source, std::string("--iteration ")
+                               .append(std::to_string(iteration))
+                               .append(": the trace has no ")
+                               .append(markerName)
+                               .append(" markers"));
+    return;
+  }
+  for (int rank = 0; rank < trace.ranks; ++rank) {
+    const auto& starts = markers[rank];
+    auto& events = trace.events[rank];
+    if (starts.size() < static_cast<std::size_t>(iteration))
+      failIn(trace.source, std::string("rank ")
+                               .append(std::to_string(rank))
+                               .append(" has ")
+                               .append(std::to_string(starts.size()))
+                               .append(" ")
+                               .append(markerName)
+                               .append(" markers, --iteration ")
+                               .append(std::to_string(iteration))
+                               .append(" needs one more"));
+    const std::size_t begin = starts[iteration - 1];
+    const std::size_t end =
+        starts.size() > static_cast<std::size_t>(iteration) ? starts[iteration] : events.size();
+    events = std::vector<Event>(events.begin() + begin, events.begin() + end);
+  }
+}
+
+Trace readTrace(const std::string& path, const TraceOptions& options) {
+  std::ifstream in(path);
+  if (!in) failIn(path, "cannot open trace");
+  return parseTrace(in, path, options);
+}
+
+}  // namespace tac3map

@@ -1,0 +1,34 @@
+#include "tac3map/mapping/mapping_names.hpp"
+
+#include <charconv>
+
+#include "tac3map/io/error.hpp"
+#include "tac3map/mapping/rankmap.hpp"
+#include "tac3map/network/tofu_view.hpp"
+
+namespace tac3map {
+
+std::optional<std::uint64_t> randomMappingSeed(const std::string& name) {
+  const std::string prefix = "random:";
+  if (name.rfind(prefix, 0) != 0) return std::nullopt;
+  const std::string digits = name.substr(prefix.size());
+  std::uint64_t seed = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), seed);
+  if (digits.empty() || error != std::errc() || end != digits.data() + digits.size())
+    throw InputError("mapping name '" + name + "': expected random:SEED, SEED an integer");
+  return seed;
+}
+
+Mapping resolveMapping(const std::string& nameOrFile, const Machine& machine, const Box& box,
+                       int tasks, const NodeTable* table, const RankMapOptions* options) {
+  const int slotsPerNode = options ? options->slotsPerNode : 1;
+  if (nameOrFile == "identity" || nameOrFile == "block")
+    return identityMapping(tasks, box, slotsPerNode);
+  if (nameOrFile == "round-robin") return roundRobinMapping(tasks, box, slotsPerNode);
+  if (nameOrFile == "tofu-default") return tofuDefaultMapping(tasks, machine, box, slotsPerNode);
+  if (const auto seed = randomMappingSeed(nameOrFile))
+    return randomMapping(tasks, box, *seed, slotsPerNode);
+  return readRankMap(nameOrFile, machine, box, tasks, table, options ? *options : RankMapOptions{});
+}
+
+}  // namespace tac3map

@@ -1,0 +1,508 @@
+#include "tac3map/mapping/rankmap.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tac3map/io/error.hpp"
+#include "tac3map/io/json_input.hpp"
+#include "tac3map/network/tofu_view.hpp"
+
+namespace tac3map {
+namespace {
+
+using nlohmann::json;
+
+struct Named {
+  const char* name;
+  MapFormat format;
+};
+const Named kFormats[] = {{"coords", MapFormat::Coords},
+                          {"json", MapFormat::Json},
+                          {"fujitsu-vcoord", MapFormat::FujitsuVcoord},
+                          {"openmpi-rankfile", MapFormat::OpenmpiRankfile},
+                          {"slurm-hostfile", MapFormat::SlurmHostfile},
+                          {"cray-rank-order", MapFormat::CrayRankOrder},
+                          {"bgq-mapfile", MapFormat::BgqMapfile}};
+
+bool parseInt(const std::string& word, long long& value) {
+  const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
+  return error == std::errc() && end == word.data() + word.size();
+}
+
+std::vector<int> parseInts(const std::string& text, char separator, const std::string& source,
+                           std::size_t line, const std::string& what) {
+  std::vector<int> values;
+  std::stringstream in(text);
+  std::string word;
+  while (std::getline(in, word, separator)) {
+    long long value = 0;
+    if (!parseInt(word, value)) failAt(source, line, what + ": '" + word + "' is not an integer");
+    values.push_back(static_cast<int>(value));
+  }
+  return values;
+}
+
+// Box node of machine coordinates, or -1 outside the box.
+int boxNodeOf(const Machine& machine, const Box& box, const std::vector<int>& coordinates) {
+  std::vector<int> relative(coordinates.size());
+  for (int a = 0; a < box.axisCount(); ++a) {
+    const int size = machine.axes[a].size;
+    if (coordinates[a] < 0 || coordinates[a] >= size) return -1;
+    relative[a] = (coordinates[a] - box.offset[a] + size) % size;
+    if (relative[a] >= box.shape[a]) return -1;
+  }
+  return box.nodeAt(relative);
+}
+
+// Logical coordinates of every box node: from the table when it has them (then on every
+// line), else the Tofu logical view.
+std::vector<std::vector<int>> logicalCoordinates(const Machine& machine, const Box& box,
+                                                 const NodeTable* table) {
+  const bool fromTable =
+      table && std::any_of(table->nodes.begin(), table->nodes.end(),
+                           [&](int node) { return !table->logical[node].empty(); });
+  if (fromTable) {
+    for (int node : table->nodes)
+      if (table->logical[node].empty())
+        failIn(table->source, "fujitsu-vcoord needs logical=X,Y,Z on every node line");
+    return table->logical;
+  }
+  const LogicalTorus view = tofuLogicalTorus(machine, box);
+  std::vector<std::vector<int>> logical(box.nodeCount);
+  for (std::size_t p = 0; p < view.node.size(); ++p) {
+    const int x = static_cast<int>(p) % view.size[0];
+    const int y = static_cast<int>(p) / view.size[0] % view.size[1];
+    const int z = static_cast<int>(p) / (view.size[0] * view.size[1]);
+    logical[view.node[p]] = {x, y, z};
+  }
+  return logical;
+}
+
+const std::string& hostOf(const NodeTable* table, int node, const char* format) {
+  if (!table)
+    throw InputError(std::string(format) + " needs host names: give a node table (--nodes)");
+  if (table->host[node].empty())
+    failIn(table->source, std::string(format) + " needs host=NAME for node " +
+                              std::to_string(node) + " of the box");
+  return table->host[node];
+}
+
+// The job's nodes in launcher order: the table's, else the box's X-fastest order.
+std::vector<int> nodeOrder(const Box& box, const NodeTable* table) {
+  if (table) return table->nodes;
+  std::vector<int> order(box.nodeCount);
+  for (int n = 0; n < box.nodeCount; ++n) order[n] = n;
+  return order;
+}
+
+struct Line {
+  std::size_t number;
+  std::string text;  // trimmed
+};
+
+std::vector<Line> meaningfulLines(const std::string& text) {
+  std::vector<Line> lines;
+  std::istringstream in(text);
+  std::string line;
+  for (std::size_t n = 1; std::getline(in, line); ++n) {
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') continue;
+    const auto last = line.find_last_not_of(" \t\r");
+    lines.push_back({n, line.substr(first, last - first + 1)});
+  }
+  return lines;
+}
+
+std::map<std::string, int> nodesByHost(const NodeTable* table, const char* format) {
+  if (!table)
+    throw InputError(std::string("reading a ") + format +
+                     " needs the node table it was written with (--nodes)");
+  std::map<std::string, int> byHost;
+  for (int node : table->nodes)
+    if (!table->host[node].empty() && !byHost.emplace(table->host[node], node).second)
+      failIn(table->source, "host " + table->host[node] + " is on two lines");
+  return byHost;
+}
+
+int hostNode(const std::map<std::string, int>& byHost, const std::string& host,
+             const std::string& source, std::size_t line) {
+  const auto it = byHost.find(host);
+  if (it == byHost.end()) failAt(source, line, "host '" + host + "' is not in the node table");
+  return it->second;
+}
+
+// The comment tac3map writes first in a rank file and a Cray rank order, saying how the file
+// was written: '# tac3map <format> --ranks-per-node K [--cores-per-node C]'.
+std::string writtenWith(MapFormat format, const RankMapOptions& options, bool cores) {
+  std::string text = std::string("# tac3map ") + mapFormatName(format) + " --ranks-per-node " +
+                     std::to_string(options.slotsPerNode);
+  if (cores && options.coresPerNode > 0)
+    text += " --cores-per-node " + std::to_string(options.coresPerNode);
+  return text + "\n";
+}
+
+// The K and C of that comment when the file's first line is one, else `fallback`.
+RankMapOptions readWrittenWith(const std::string& text, MapFormat format,
+                               const RankMapOptions& fallback, const std::string& source) {
+  const std::string prefix = std::string("# tac3map ") + mapFormatName(format) + " ";
+  if (text.rfind(prefix, 0) != 0) return fallback;
+  std::string line = text.substr(0, text.find('\n'));
+  line.erase(line.find_last_not_of(" \t\r") + 1);
+  const char* rest = line.c_str() + prefix.size();
+  int k = 0, c = 0, used = -1;
+  std::sscanf(rest, "--ranks-per-node %d --cores-per-node %d%n", &k, &c, &used);
+  if (used < 0 || rest[used] != '\0') {
+    c = 0, used = -1;
+    std::sscanf(rest, "--ranks-per-node %d%n", &k, &used);
+  }
+  if (used < 0 || rest[used] != '\0' || k < 1 || c < 0)
+    failAt(source, 1,
+           "expected '" + prefix + "--ranks-per-node K [--cores-per-node C]', not '" + line + "'");
+  if (c > 0 && c < k)
+    failAt(source, 1,
+           std::to_string(c) + " cores per node cannot hold " + std::to_string(k) +
+               " ranks of a core each");
+  return {k, c};
+}
+
+// The slot of a rank file's 'slot=' field, for a file written with `written`: slot s of K is
+// bound to cores s*C/K .. (s+1)*C/K - 1, or to core s when C is unknown.
+long long rankfileSlot(const std::string& field, const RankMapOptions& written,
+                       const std::string& source, std::size_t line) {
+  const std::string spec = field.substr(5);  // after "slot="
+  const auto dash = spec.find('-');
+  long long first = 0, last = 0;
+  if (!parseInt(spec.substr(0, dash), first) ||
+      !parseInt(dash == std::string::npos ? spec : spec.substr(dash + 1), last) || first < 0 ||
+      last < first)
+    failAt(source, line,
+           "'" + field + "': expected slot=<core> or slot=<first>-<last> (a core range)");
+  if (written.coresPerNode == 0) {
+    if (first != last)
+      failAt(source, line,
+             "'" + field +
+                 "' is a core range: give --cores-per-node to tell which slot it is (slot s of K "
+                 "has cores s*C/K..(s+1)*C/K-1)");
+    return first;
+  }
+  for (int s = 0; s < written.slotsPerNode; ++s) {
+    const auto [a, b] = slotCores(s, written);
+    if (a == first && b == last) return s;
+  }
+  failAt(source, line,
+         "'" + field + "' is not the cores of a slot (" + std::to_string(written.slotsPerNode) +
+             " ranks on " + std::to_string(written.coresPerNode) +
+             " cores: slot s has cores s*C/K..(s+1)*C/K-1)");
+}
+
+Mapping readJson(const std::string& text, const std::string& source, const Box& box, int tasks,
+                 int slotsPerNode) {
+  const json doc = parseJson(text, source);
+  const json& ranks = jsonField(doc, "ranks", "top level", source);
+  if (!ranks.is_array()) failIn(source, "ranks: expected an array");
+  MappingBuilder builder(source, box, tasks, slotsPerNode);
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    const std::string where = "ranks[" + std::to_string(i) + "]";
+    const json& rank = jsonField(ranks[i], "rank", where, source);
+    const json& c = jsonField(ranks[i], "coordinates", where, source);
+    if (!rank.is_number_integer()) failIn(source, where + ".rank: expected an integer");
+    if (!c.is_array() || c.size() != static_cast<std::size_t>(box.axisCount()))
+      failIn(source,
+             where + ".coordinates: expected " + std::to_string(box.axisCount()) + " integers");
+    std::vector<int> coordinates;
+    for (std::size_t a = 0; a < c.size(); ++a) {
+      if (!c[a].is_number_integer() || c[a].get<int>() < 0 || c[a].get<int>() >= box.shape[a])
+        failIn(source, where + ".coordinates[" + std::to_string(a) + "]: outside the box " +
+                           box.shapeText());
+      coordinates.push_back(c[a].get<int>());
+    }
+    long long slot = -1;  // absent: the node's lowest free slot
+    if (ranks[i].contains("slot")) {
+      const json& given = ranks[i]["slot"];
+      if (!given.is_number_integer() || given.get<long long>() < 0)
+        failIn(source, where + ".slot: expected an integer >= 0");
+      slot = given.get<long long>();
+    }
+    builder.place(rank.get<long long>(), box.nodeAt(coordinates), i + 1, slot);
+  }
+  return builder.finish();
+}
+
+}  // namespace
+
+MapFormat parseMapFormat(const std::string& name) {
+  for (const Named& f : kFormats)
+    if (name == f.name) return f.format;
+  throw InputError("--map-format '" + name +
+                   "': expected coords, json, fujitsu-vcoord, openmpi-rankfile, slurm-hostfile, "
+                   "cray-rank-order or bgq-mapfile");
+}
+
+const char* mapFormatName(MapFormat format) {
+  for (const Named& f : kFormats)
+    if (format == f.format) return f.name;
+  return "?";
+}
+
+NodeTable readNodeTable(const std::string& path, const Machine& machine, const Box& box) {
+  std::ifstream in(path);
+  if (!in) failIn(path, "cannot open node table");
+  NodeTable table;
+  table.source = path;
+  table.host.assign(box.nodeCount, "");
+  table.logical.assign(box.nodeCount, {});
+  table.position.assign(box.nodeCount, -1);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const Line& line : meaningfulLines(text)) {
+    std::istringstream words(line.text);
+    std::vector<int> coordinates;
+    std::string word, host;
+    std::vector<int> logical;
+    while (words >> word) {
+      long long value = 0;
+      if (static_cast<int>(coordinates.size()) < machine.axisCount() && parseInt(word, value)) {
+        coordinates.push_back(static_cast<int>(value));
+      } else if (word.rfind("host=", 0) == 0 && word.size() > 5) {
+        host = word.substr(5);
+      } else if (word.rfind("logical=", 0) == 0) {
+        logical = parseInts(word.substr(8), ',', path, line.number, "logical coordinates");
+      } else {
+        failAt(path, line.number,
+               "unexpected '" + word + "' (expected " + std::to_string(machine.axisCount()) +
+                   " machine coordinates, then host=NAME and logical=X,Y,Z)");
+      }
+    }
+    if (static_cast<int>(coordinates.size()) != machine.axisCount())
+      failAt(path, line.number,
+             "expected " + std::to_string(machine.axisCount()) + " machine coordinates");
+    const int node = boxNodeOf(machine, box, coordinates);
+    if (node < 0)
+      failAt(path, line.number,
+             "node is not in the box " + box.shapeText() + " at offset " + box.offsetText());
+    if (table.position[node] >= 0)
+      failAt(path, line.number,
+             "node listed twice (also line " + std::to_string(table.position[node] + 1) + ")");
+    table.position[node] = static_cast<int>(table.nodes.size());
+    table.nodes.push_back(node);
+    table.host[node] = host;
+    table.logical[node] = logical;
+  }
+  if (table.nodes.empty()) failIn(path, "no nodes");
+  return table;
+}
+
+std::pair<int, int> slotCores(int slot, const RankMapOptions& options) {
+  if (options.coresPerNode <= 0) return {slot, slot};
+  const long long k = options.slotsPerNode, c = options.coresPerNode;
+  return {static_cast<int>(slot * c / k), static_cast<int>((slot + 1) * c / k - 1)};
+}
+
+std::string writeRankMap(MapFormat format, const Mapping& mapping, const Machine& machine,
+                         const Box& box, const NodeTable* table, const RankMapOptions& options) {
+  const int k = options.slotsPerNode;
+  checkMapping(mapping, box, mapFormatName(format), k);
+  if (options.coresPerNode < 0)
+    throw InputError("--cores-per-node must be at least 1 (or 0: unknown)");
+  std::ostringstream out;
+  switch (format) {
+    case MapFormat::Coords:
+      return formatMapping(mapping, machine, box);
+    case MapFormat::Json: {
+      json ranks = json::array();
+      for (int task = 0; task < mapping.tasks(); ++task) {
+        const int node = mapping.nodeOfTask[task];
+        json rank = {{"rank", task}, {"coordinates", box.coordinatesOf(node)}, {"node", node}};
+        if (k > 1) rank["slot"] = mapping.slotOf(task);
+        if (table && !table->host[node].empty()) rank["host"] = table->host[node];
+        ranks.push_back(rank);
+      }
+      json doc = {{"tac3map_mapping", 1},
+                  {"machine", machine.name},
+                  {"shape", box.shapeText()},
+                  {"offset", box.offsetText()}};
+      if (k > 1) doc["ranks_per_node"] = k;
+      doc["ranks"] = ranks;
+      return doc.dump(1) + "\n";
+    }
+    case MapFormat::FujitsuVcoord: {  // a node's coordinates once per rank on it
+      const auto logical = logicalCoordinates(machine, box, table);
+      for (int task = 0; task < mapping.tasks(); ++task) {
+        const std::vector<int>& c = logical[mapping.nodeOfTask[task]];
+        out << "(";
+        for (std::size_t a = 0; a < c.size(); ++a) out << (a ? "," : "") << c[a];
+        out << ")\n";
+      }
+      return out.str();
+    }
+    case MapFormat::OpenmpiRankfile:
+      if (options.coresPerNode > 0 && options.coresPerNode < k)
+        throw InputError("openmpi-rankfile: --cores-per-node " +
+                         std::to_string(options.coresPerNode) + " is less than --ranks-per-node " +
+                         std::to_string(k) + " (every rank needs a core of its own)");
+      out << writtenWith(format, options, true);
+      for (int task = 0; task < mapping.tasks(); ++task) {
+        const auto [first, last] = slotCores(mapping.slotOf(task), options);
+        out << "rank " << task << "=" << hostOf(table, mapping.nodeOfTask[task], "openmpi-rankfile")
+            << " slot=" << first;
+        if (last != first) out << "-" << last;
+        out << "\n";
+      }
+      return out.str();
+    case MapFormat::SlurmHostfile:  // a node's host once per rank on it
+      for (int task = 0; task < mapping.tasks(); ++task)
+        out << hostOf(table, mapping.nodeOfTask[task], "slurm-hostfile") << "\n";
+      return out.str();
+    case MapFormat::CrayRankOrder: {
+      // MPICH puts the first K listed ranks on the first node, the next K on the second, ...:
+      // each node's ranks in slot order; every node before the last used one must be full.
+      std::vector<std::vector<int>> ranksOn(box.nodeCount);
+      std::vector<int> bySlot(mapping.tasks());
+      for (int task = 0; task < mapping.tasks(); ++task) bySlot[task] = task;
+      std::stable_sort(bySlot.begin(), bySlot.end(),
+                       [&](int a, int b) { return mapping.slotOf(a) < mapping.slotOf(b); });
+      for (int task : bySlot) ranksOn[mapping.nodeOfTask[task]].push_back(task);
+      out << writtenWith(format, options, false);
+      int short_ = -1;  // a node with fewer than K ranks, so far
+      bool first = true;
+      for (int node : nodeOrder(box, table)) {
+        const std::vector<int>& ranks = ranksOn[node];
+        if (ranks.empty() && short_ < 0) short_ = node;
+        if (ranks.empty()) continue;
+        if (short_ >= 0)
+          throw InputError(
+              "cray-rank-order cannot leave " +
+              (k == 1 ? std::string("a node empty")
+                      : std::string("a node with fewer than ") + std::to_string(k) + " ranks") +
+              " before a used one (MPICH fills nodes in order, " + std::to_string(k) +
+              " ranks each); map onto a box with as many nodes as ranks / --ranks-per-node");
+        for (int task : ranks) {
+          out << (first ? "" : ",") << task;
+          first = false;
+        }
+        if (static_cast<int>(ranks.size()) < k) short_ = node;
+      }
+      out << "\n";
+      return out.str();
+    }
+    case MapFormat::BgqMapfile:  // t: the rank's slot on its node
+      if (machine.axisCount() != 5)
+        throw InputError("bgq-mapfile needs a 5D machine (A B C D E), not " +
+                         std::to_string(machine.axisCount()) + "D");
+      for (int task = 0; task < mapping.tasks(); ++task) {
+        for (int c : box.coordinatesOf(mapping.nodeOfTask[task])) out << c << " ";
+        out << mapping.slotOf(task) << "\n";
+      }
+      return out.str();
+  }
+  return out.str();
+}
+
+Mapping readRankMap(const std::string& path, const Machine& machine, const Box& box, int tasks,
+                    const NodeTable* table, const RankMapOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) failIn(path, "cannot open mapping file");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const int k = options.slotsPerNode;
+  if (text.rfind("# tac3map mapping", 0) == 0) return readMapping(path, box, tasks, k);
+  const std::vector<Line> lines = meaningfulLines(text);
+  if (lines.empty()) failIn(path, "empty mapping file");
+  const std::string& head = lines.front().text;
+  if (head[0] == '{') return readJson(text, path, box, tasks, k);
+  MappingBuilder builder(path, box, tasks, k);
+  if (head[0] == '(') {  // fujitsu-vcoord: a rank per line, lowest free slot of its node
+    const auto logical = logicalCoordinates(machine, box, table);
+    std::map<std::vector<int>, int> nodeAt;
+    for (int node = 0; node < box.nodeCount; ++node)
+      if (!logical[node].empty()) nodeAt[logical[node]] = node;
+    long long rank = 0;
+    for (const Line& line : lines) {
+      if (line.text.front() != '(' || line.text.back() != ')')
+        failAt(path, line.number, "expected '(x,y,z)'");
+      const auto c = parseInts(line.text.substr(1, line.text.size() - 2), ',', path, line.number,
+                               "logical coordinates");
+      const auto it = nodeAt.find(c);
+      if (it == nodeAt.end())
+        failAt(path, line.number, "no node of the box has logical coordinates " + line.text);
+      builder.place(rank++, it->second, line.number);
+    }
+    return builder.finish();
+  }
+  if (head.rfind("rank ", 0) == 0) {  // openmpi-rankfile
+    const auto byHost = nodesByHost(table, "openmpi-rankfile");
+    // Core ranges decode with the K and C the file was written with (its first comment),
+    // else with the options; with one rank per node the slot field is not read.
+    const RankMapOptions written = readWrittenWith(text, MapFormat::OpenmpiRankfile, options, path);
+    for (const Line& line : lines) {
+      std::istringstream words(line.text);
+      std::string rankWord, slotWord, extra;
+      words >> rankWord >> rankWord >> slotWord >> extra;  // "rank" "<i>=<host>" "slot=<cores>"
+      const auto equals = rankWord.find('=');
+      long long rank = 0;
+      if (line.text.rfind("rank ", 0) != 0 || equals == std::string::npos ||
+          !parseInt(rankWord.substr(0, equals), rank) ||
+          (!slotWord.empty() && slotWord.rfind("slot=", 0) != 0) || !extra.empty())
+        failAt(path, line.number, "expected 'rank <i>=<host> slot=<cores>'");
+      const long long slot =
+          k > 1 && !slotWord.empty() ? rankfileSlot(slotWord, written, path, line.number) : -1;
+      builder.place(rank, hostNode(byHost, rankWord.substr(equals + 1), path, line.number),
+                    line.number, slot);
+    }
+    return builder.finish();
+  }
+  const bool bgq = machine.axisCount() == 5 && std::count(head.begin(), head.end(), ' ') >= 5;
+  if (bgq) {  // 'a b c d e t', t the slot
+    long long rank = 0;
+    for (const Line& line : lines) {
+      std::istringstream words(line.text);
+      std::vector<int> c;
+      std::string word;
+      while (words >> word) {
+        long long value = 0;
+        if (!parseInt(word, value)) failAt(path, line.number, "expected 'a b c d e t'");
+        c.push_back(static_cast<int>(value));
+      }
+      if (c.size() != 6 || c[5] < 0)
+        failAt(path, line.number, "expected 'a b c d e t' (t: the rank's slot, 0..K-1)");
+      const int slot = c[5];
+      c.pop_back();
+      for (int a = 0; a < 5; ++a)
+        if (c[a] < 0 || c[a] >= box.shape[a])
+          failAt(path, line.number, "coordinates outside the box " + box.shapeText());
+      builder.place(rank++, box.nodeAt(c), line.number, slot);
+    }
+    return builder.finish();
+  }
+  long long probe = 0;
+  const std::string firstWord = head.substr(0, head.find(','));
+  if (lines.size() == 1 && parseInt(firstWord, probe)) {  // cray-rank-order
+    // K ranks per node in node order (K from the file's comment, else the options).
+    const int perNode = readWrittenWith(text, MapFormat::CrayRankOrder, options, path).slotsPerNode;
+    if (perNode > k)
+      failAt(path, 1,
+             "written for " + std::to_string(perNode) +
+                 " ranks per node, more than "
+                 "--ranks-per-node " +
+                 std::to_string(k));
+    const auto ranks = parseInts(head, ',', path, lines.front().number, "rank order");
+    const std::vector<int> order = nodeOrder(box, table);
+    if (ranks.size() > order.size() * perNode)
+      failAt(path, lines.front().number, "more ranks than the job's nodes hold");
+    for (std::size_t i = 0; i < ranks.size(); ++i)
+      builder.place(ranks[i], order[i / perNode], lines.front().number,
+                    k > 1 ? static_cast<long long>(i % perNode) : -1);
+    return builder.finish();
+  }
+  // slurm-hostfile: a host per line, in rank order; lowest free slot of its node.
+  const auto byHost = nodesByHost(table, "slurm-hostfile");
+  long long rank = 0;
+  for (const Line& line : lines)
+    builder.place(rank++, hostNode(byHost, line.text, path, line.number), line.number);
+  return builder.finish();
+}
+
+}  // namespace tac3map

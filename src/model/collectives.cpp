@@ -1,0 +1,342 @@
+#include "tac3map/model/collectives.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "tac3map/io/error.hpp"
+
+namespace tac3map {
+namespace {
+
+struct AlgorithmName {
+  const char* name;
+  Algorithm algorithm;
+};
+const AlgorithmName kAlgorithms[] = {
+    {"binomial", Algorithm::Binomial},   {"recursive-doubling", Algorithm::RecursiveDoubling},
+    {"ring", Algorithm::Ring},           {"bruck", Algorithm::Bruck},
+    {"pairwise", Algorithm::Pairwise},   {"dissemination", Algorithm::Dissemination},
+    {"shift-ring", Algorithm::ShiftRing}};
+
+bool supported(CollectiveOp op, Algorithm a) {
+  switch (op) {
+    case CollectiveOp::Bcast:
+    case CollectiveOp::Reduce:
+    case CollectiveOp::Gather:
+    case CollectiveOp::Scatter:
+      return a == Algorithm::Binomial;
+    case CollectiveOp::Allreduce:
+      return a == Algorithm::RecursiveDoubling || a == Algorithm::Ring;
+    case CollectiveOp::Allgather:
+      return a == Algorithm::Ring || a == Algorithm::RecursiveDoubling || a == Algorithm::Bruck ||
+             a == Algorithm::ShiftRing;
+    case CollectiveOp::Alltoall:
+      return a == Algorithm::Pairwise;
+    case CollectiveOp::ReduceScatter:
+      return a == Algorithm::Ring;
+    case CollectiveOp::Barrier:
+      return a == Algorithm::Dissemination;
+  }
+  return false;
+}
+
+// The steps one rank takes, in communicator ranks; turned into events by the caller.
+class Steps {
+ public:
+  explicit Steps(std::vector<Event>& out, const Event& call, const std::vector<int>& members,
+                 std::int64_t tag)
+      : out_(out), call_(call), members_(members), tag_(tag) {}
+
+  void send(int to, std::uint64_t bytes) { add(EventKind::Send, to, bytes, -1, 0); }
+  void recv(int from, std::uint64_t bytes) { add(EventKind::Recv, from, bytes, -1, 0); }
+  void exchange(int to, std::uint64_t sent, int from, std::uint64_t received) {
+    add(EventKind::Sendrecv, to, sent, from, received);
+  }
+
+ private:
+  void add(EventKind kind, int peer, std::uint64_t bytes, int peer2, std::uint64_t bytes2) {
+    Event e;
+    e.kind = kind;
+    e.line = call_.line;
+    e.file = call_.file;
+    e.tag = tag_;
+    e.peer = members_[peer];
+    e.bytes = bytes;
+    if (kind == EventKind::Sendrecv) {
+      e.peer2 = members_[peer2];
+      e.bytes2 = bytes2;
+    }
+    out_.push_back(e);
+  }
+
+  std::vector<Event>& out_;
+  const Event& call_;
+  const std::vector<int>& members_;
+  std::int64_t tag_;
+};
+
+int largestPowerOfTwoAtMost(int n) {
+  int p = 1;
+  while (p * 2 <= n) p *= 2;
+  return p;
+}
+
+// v: my rank relative to the root; rel -> communicator rank: (rel + root) % n.
+void binomialDown(Steps& s, int v, int n, int root, bool scatter, std::uint64_t bytes) {
+  const auto abs = [&](int rel) { return (rel + root) % n; };
+  int mask = 1;
+  while (mask < n) {
+    if (v & mask) {
+      s.recv(abs(v - mask), scatter ? bytes * std::min(mask, n - v) : bytes);
+      break;
+    }
+    mask <<= 1;
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (v + mask < n) s.send(abs(v + mask), scatter ? bytes * std::min(mask, n - v - mask) : bytes);
+}
+
+void binomialUp(Steps& s, int v, int n, int root, bool gather, std::uint64_t bytes) {
+  const auto abs = [&](int rel) { return (rel + root) % n; };
+  for (int mask = 1; mask < n; mask <<= 1) {
+    if (v & mask) {
+      s.send(abs(v - mask), gather ? bytes * std::min(mask, n - v) : bytes);
+      break;
+    }
+    if (v + mask < n) s.recv(abs(v + mask), gather ? bytes * std::min(mask, n - v - mask) : bytes);
+  }
+}
+
+// MPICH's recursive doubling: the first 2 * rem ranks pair up so that a power of two remain.
+void recursiveDoublingAllreduce(Steps& s, int v, int n, std::uint64_t bytes) {
+  const int p = largestPowerOfTwoAtMost(n), rem = n - p;
+  int newRank;
+  if (v < 2 * rem) {
+    if (v % 2 == 0) {
+      s.send(v + 1, bytes);
+      newRank = -1;
+    } else {
+      s.recv(v - 1, bytes);
+      newRank = v / 2;
+    }
+  } else {
+    newRank = v - rem;
+  }
+  if (newRank >= 0)
+    for (int mask = 1; mask < p; mask <<= 1) {
+      const int partnerNew = newRank ^ mask;
+      const int partner = partnerNew < rem ? partnerNew * 2 + 1 : partnerNew + rem;
+      s.exchange(partner, bytes, partner, bytes);
+    }
+  if (v < 2 * rem) {
+    if (v % 2 == 1)
+      s.send(v - 1, bytes);
+    else
+      s.recv(v + 1, bytes);
+  }
+}
+
+std::uint64_t chunk(std::uint64_t bytes, int n, int i) {
+  return bytes / n + (static_cast<std::uint64_t>(i) < bytes % n ? 1 : 0);
+}
+
+void ringReduceScatterChunks(Steps& s, int v, int n, std::uint64_t bytes) {
+  const int right = (v + 1) % n, left = (v + n - 1) % n;
+  for (int step = 0; step < n - 1; ++step)
+    s.exchange(right, chunk(bytes, n, ((v - step) % n + n) % n), left,
+               chunk(bytes, n, ((v - step - 1) % n + n) % n));
+}
+
+void ringAllgatherChunks(Steps& s, int v, int n, std::uint64_t bytes) {
+  const int right = (v + 1) % n, left = (v + n - 1) % n;
+  for (int step = 0; step < n - 1; ++step)
+    s.exchange(right, chunk(bytes, n, ((v + 1 - step) % n + n) % n), left,
+               chunk(bytes, n, ((v - step) % n + n) % n));
+}
+
+// The neighbour ring (Open MPI's tuned "ring", coll_tuned_allgather_algorithm 4, and
+// MPICH's): at step k every rank passes to v + 1 the block it received from v - 1 at step
+// k - 1 (its own at step 0).
+void ringSameSize(Steps& s, int v, int n, std::uint64_t bytes) {
+  const int right = (v + 1) % n, left = (v + n - 1) % n;
+  for (int step = 0; step < n - 1; ++step) s.exchange(right, bytes, left, bytes);
+}
+
+// SimGrid's allgather "ring" (STAR-MPI's; also what SimGrid's ompi and mpich selectors run
+// where those libraries use their neighbour ring): at step s = 1 .. n-1 every rank sends its
+// own block straight to v + s and receives v - s's, so step s is a cyclic shift by s. The
+// neighbour ring (ringSameSize) forwards a block one rank further at every step instead:
+// same bytes and steps, but every message goes to v + 1.
+void shiftRing(Steps& s, int v, int n, std::uint64_t bytes) {
+  for (int shift = 1; shift < n; ++shift)
+    s.exchange((v + shift) % n, bytes, (v - shift + n) % n, bytes);
+}
+
+void bruck(Steps& s, int v, int n, std::uint64_t bytes) {
+  for (int pof = 1; pof < n; pof *= 2) {
+    const std::uint64_t blocks = static_cast<std::uint64_t>(std::min(pof, n - pof));
+    s.exchange((v - pof + n) % n, bytes * blocks, (v + pof) % n, bytes * blocks);
+  }
+}
+
+void expandOne(std::vector<Event>& out, const Event& call, int v, const std::vector<int>& members,
+               std::int64_t tag, Algorithm algorithm) {
+  const int n = static_cast<int>(members.size());
+  if (n < 2) return;
+  Steps s(out, call, members, tag);
+  const int rel = (v - call.root + n) % n;
+  const std::uint64_t bytes = call.bytes;
+  switch (call.op) {
+    case CollectiveOp::Bcast:
+      return binomialDown(s, rel, n, call.root, false, bytes);
+    case CollectiveOp::Scatter:
+      return binomialDown(s, rel, n, call.root, true, bytes);
+    case CollectiveOp::Reduce:
+      return binomialUp(s, rel, n, call.root, false, bytes);
+    case CollectiveOp::Gather:
+      return binomialUp(s, rel, n, call.root, true, bytes);
+    case CollectiveOp::Allreduce:
+      if (algorithm == Algorithm::Ring) {
+        ringReduceScatterChunks(s, v, n, bytes);
+        return ringAllgatherChunks(s, v, n, bytes);
+      }
+      return recursiveDoublingAllreduce(s, v, n, bytes);
+    case CollectiveOp::Allgather:
+      if (algorithm == Algorithm::Ring) return ringSameSize(s, v, n, bytes);
+      if (algorithm == Algorithm::ShiftRing) return shiftRing(s, v, n, bytes);
+      if (algorithm == Algorithm::RecursiveDoubling && (n & (n - 1)) == 0) {
+        for (int mask = 1; mask < n; mask <<= 1)
+          s.exchange(v ^ mask, bytes * static_cast<std::uint64_t>(mask), v ^ mask,
+                     bytes * static_cast<std::uint64_t>(mask));
+        return;
+      }
+      return bruck(s, v, n, bytes);  // Bruck, and recursive doubling on other sizes
+    case CollectiveOp::Alltoall:
+      for (int step = 1; step < n; ++step)
+        s.exchange((v + step) % n, bytes, (v - step + n) % n, bytes);
+      return;
+    case CollectiveOp::ReduceScatter:
+      return ringSameSize(s, v, n, bytes);
+    case CollectiveOp::Barrier:
+      for (int pof = 1; pof < n; pof *= 2) s.exchange((v + pof) % n, 0, (v - pof + n) % n, 0);
+      return;
+  }
+}
+
+}  // namespace
+
+Algorithm defaultAlgorithm(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::Allreduce:
+      return Algorithm::RecursiveDoubling;
+    case CollectiveOp::Allgather:
+    case CollectiveOp::ReduceScatter:
+      return Algorithm::Ring;
+    case CollectiveOp::Alltoall:
+      return Algorithm::Pairwise;
+    case CollectiveOp::Barrier:
+      return Algorithm::Dissemination;
+    default:
+      return Algorithm::Binomial;
+  }
+}
+
+Algorithm CollectiveAlgorithms::of(CollectiveOp op) const {
+  const auto it = choice.find(op);
+  return it == choice.end() ? defaultAlgorithm(op) : it->second;
+}
+
+const char* algorithmName(Algorithm algorithm) {
+  for (const AlgorithmName& a : kAlgorithms)
+    if (a.algorithm == algorithm) return a.name;
+  return "?";
+}
+
+CollectiveAlgorithms parseCollectiveAlgorithms(const std::string& text) {
+  CollectiveAlgorithms result;
+  std::stringstream in(text);
+  std::string entry;
+  const CollectiveOp ops[] = {
+      CollectiveOp::Bcast,     CollectiveOp::Reduce,        CollectiveOp::Allreduce,
+      CollectiveOp::Allgather, CollectiveOp::Alltoall,      CollectiveOp::Gather,
+      CollectiveOp::Scatter,   CollectiveOp::ReduceScatter, CollectiveOp::Barrier};
+  while (std::getline(in, entry, ',')) {
+    if (entry.empty()) continue;
+    const auto equals = entry.find('=');
+    const std::string name = entry.substr(0, equals);
+    const std::string algorithm = equals == std::string::npos ? "" : entry.substr(equals + 1);
+    const CollectiveOp* op = std::find_if(
+        std::begin(ops), std::end(ops), [&](CollectiveOp o) { return name == collectiveName(o); });
+    if (op == std::end(ops))
+      throw InputError("--collectives '" + entry + "': unknown collective '" + name + "'");
+    const AlgorithmName* a =
+        std::find_if(std::begin(kAlgorithms), std::end(kAlgorithms),
+                     [&](const AlgorithmName& k) { return algorithm == k.name; });
+    if (a == std::end(kAlgorithms) || !supported(*op, a->algorithm))
+      throw InputError("--collectives '" + entry + "': '" + algorithm +
+                       "' is not an algorithm of " + name + " (see docs/trace-format.md)");
+    result.choice[*op] = a->algorithm;
+  }
+  return result;
+}
+
+std::vector<Algorithm> algorithmsOf(CollectiveOp op) {
+  std::vector<Algorithm> result{defaultAlgorithm(op)};
+  for (const AlgorithmName& a : kAlgorithms)
+    if (a.algorithm != result.front() && supported(op, a.algorithm)) result.push_back(a.algorithm);
+  return result;
+}
+
+bool hasCollectives(const Trace& trace) {
+  for (const auto& events : trace.events)
+    for (const Event& e : events)
+      if (e.kind == EventKind::Collective) return true;
+  return false;
+}
+
+const Trace& withCollectivesExpanded(const Trace& trace, const CollectiveAlgorithms& algorithms,
+                                     Trace& storage) {
+  if (!hasCollectives(trace)) return trace;
+  storage = trace;
+  expandCollectives(storage, algorithms);
+  return storage;
+}
+
+void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms) {
+  std::vector<int> world(trace.ranks);
+  for (int r = 0; r < trace.ranks; ++r) world[r] = r;
+  // Communicators numbered for tags: 0 is all ranks, then the declared ones in id order.
+  std::map<std::string, std::int64_t> commNumber{{"", 0}};
+  for (const auto& [id, members] : trace.comms)
+    commNumber.emplace(id, static_cast<std::int64_t>(commNumber.size()));
+  for (int rank = 0; rank < trace.ranks; ++rank) {
+    std::vector<Event> expanded;
+    std::map<std::string, std::int64_t> calls;  // per communicator: collectives so far
+    for (const Event& e : trace.events[rank]) {
+      if (e.kind != EventKind::Collective) {
+        expanded.push_back(e);
+        continue;
+      }
+      const auto known = trace.comms.find(e.comm);
+      if (!e.comm.empty() && known == trace.comms.end())
+        failAt(trace.fileOf(e), e.line,
+               "communicator " + e.comm + " is not declared ('<rank> comm " + e.comm +
+                   " <world ranks...>')");
+      const std::vector<int>& members = e.comm.empty() ? world : known->second;
+      const auto me = std::find(members.begin(), members.end(), rank);
+      if (me == members.end())
+        failAt(trace.fileOf(e), e.line,
+               "rank " + std::to_string(rank) + " is not in communicator " + e.comm);
+      if (e.root >= static_cast<int>(members.size()))
+        failAt(trace.fileOf(e), e.line,
+               "root=" + std::to_string(e.root) + " is outside the communicator's 0.." +
+                   std::to_string(members.size() - 1));
+      const std::int64_t tag = -1 - (commNumber.at(e.comm) * 1000000000 + calls[e.comm]++);
+      expandOne(expanded, e, static_cast<int>(me - members.begin()), members, tag,
+                algorithms.of(e.op));
+    }
+    trace.events[rank] = std::move(expanded);
+  }
+}
+
+}  // namespace tac3map

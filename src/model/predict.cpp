@@ -1,0 +1,174 @@
+#include "tac3map/model/predict.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "tac3map/model/ccs.hpp"
+#include "tac3map/model/link_loads.hpp"
+
+namespace tac3map {
+namespace {
+
+double messageSeconds(const PredictModel& model, std::uint64_t bytes, double contention, int hops) {
+  return model.message.seconds(contention * static_cast<double>(bytes)) +
+         std::max(0, hops - 1) * model.hopLatency;
+}
+
+// Communication c alone on its links (contention = its own loads).
+double communicationSeconds(const PredictModel& model, const LinkLoads& loads,
+                            const Problem& problem, std::size_t c, double contention) {
+  const double intraNode = problem.model.intraNodeBandwidth;
+  if (loads.insideNode(c))
+    return intraNode > 0 ? static_cast<double>(problem.bytes[c]) / intraNode : 0.0;
+  return messageSeconds(model, problem.bytes[c], contention, loads.hops(c));
+}
+
+}  // namespace
+
+double localWorkSeconds(const Trace& trace, const TimeModel& copy) {
+  double worst = 0;
+  for (const auto& events : trace.events) {
+    double seconds = 0;
+    for (const Event& e : events) {
+      if (e.kind == EventKind::Compute) seconds += e.seconds;
+      if (e.kind == EventKind::Copy) seconds += copy.seconds(static_cast<double>(e.bytes));
+    }
+    worst = std::max(worst, seconds);
+  }
+  return worst;
+}
+
+Prediction predict(const Problem& problem, const Router& router, const Mapping& mapping,
+                   const PredictModel& model, double localWork) {
+  const LinkLoads loads(problem, router, mapping);
+  Prediction p;
+  p.ccs.resize(problem.realCcsCount);
+  for (std::size_t c = 0; c < problem.realCommunications; ++c) {
+    const int t = problem.ccs[c];
+    const double contention = loads.contention(c);
+    const double seconds = communicationSeconds(model, loads, problem, c, contention);
+    CcsTime& ccs = p.ccs[t];
+    ccs.busiestLink = std::max(ccs.busiestLink, loads.linkMessages(c));
+    if (ccs.slowest < 0 || seconds > ccs.seconds) {
+      ccs.seconds = seconds;
+      ccs.slowest = static_cast<int>(c);
+      ccs.contention = contention;
+    }
+  }
+  for (const CcsTime& ccs : p.ccs) p.communication += ccs.seconds;
+  p.computation = localWork;
+  p.total = p.communication + p.computation;
+  return p;
+}
+
+std::vector<BarrierAdvice> barrierAdvice(const Problem& problem, const Router& router,
+                                         const Mapping& mapping, const PredictModel& model,
+                                         double barrierSeconds) {
+  const LinkLoads loads(problem, router, mapping);
+  const double weight = problem.model.linkWeight;
+  std::vector<BarrierAdvice> advice;
+  for (int t = 0; t + 1 < problem.realCcsCount; ++t) {
+    BarrierAdvice a;
+    a.after = t;
+    a.barrier = barrierSeconds;
+    double alone = 0, overlapped = 0;
+    for (std::size_t c = 0; c < problem.realCommunications; ++c) {
+      if (problem.ccs[c] != t + 1) continue;
+      std::uint64_t own = 0, both = 0;
+      for (LinkId l : loads.links(c)) {
+        const std::uint64_t next = loads.ofCcs(t + 1).at(l).weighted;
+        const auto current = loads.ofCcs(t).find(l);
+        own = std::max(own, next);
+        both =
+            std::max(both, next + (current == loads.ofCcs(t).end() ? 0 : current->second.weighted));
+      }
+      alone = std::max(alone, communicationSeconds(model, loads, problem, c, own / weight));
+      overlapped =
+          std::max(overlapped, communicationSeconds(model, loads, problem, c, both / weight));
+      a.contentionAlone =
+          std::max(a.contentionAlone, static_cast<int>((own + weight - 1) / weight));
+      a.contentionOverlapped =
+          std::max(a.contentionOverlapped, static_cast<int>((both + weight - 1) / weight));
+    }
+    a.penalty = overlapped - alone;
+    a.pays = a.penalty > barrierSeconds;
+    advice.push_back(a);
+  }
+  return advice;
+}
+
+std::vector<CollectiveCall> collectiveCalls(const Trace& trace) {
+  std::vector<CollectiveCall> calls;
+  for (int rank = 0; rank < trace.ranks; ++rank)
+    for (const Event& e : trace.events[rank]) {
+      if (e.kind != EventKind::Collective) continue;
+      std::vector<int> members;
+      if (e.comm.empty()) {
+        for (int r = 0; r < trace.ranks; ++r) members.push_back(r);
+      } else {
+        const auto known = trace.comms.find(e.comm);
+        if (known == trace.comms.end()) continue;  // extractCcs reports it
+        members = known->second;
+      }
+      if (members.empty() || *std::min_element(members.begin(), members.end()) != rank) continue;
+      calls.push_back({e.op, e.bytes, e.root, members, e.line});
+    }
+  return calls;
+}
+
+namespace {
+
+// The call alone, decomposed by `algorithm`, as a problem to predict.
+double predictAlone(const CollectiveCall& call, Algorithm algorithm, int ranks,
+                    const Router& router, const Mapping& mapping, const PredictModel& model) {
+  Trace trace;
+  trace.source = "collective";
+  trace.ranks = ranks;
+  trace.events.resize(ranks);
+  trace.comms["c"] = call.members;
+  for (int member : call.members) {
+    Event e;
+    e.kind = EventKind::Collective;
+    e.op = call.op;
+    e.bytes = call.bytes;
+    e.root = call.root;
+    e.comm = "c";
+    e.line = call.line;
+    trace.events[member].push_back(e);
+  }
+  CcsOptions options;
+  options.collectives.choice[call.op] = algorithm;
+  options.engines = model.network.engines;
+  const Problem problem = makeProblem(extractCcs(trace, options), model.network);
+  return predict(problem, router, mapping, model, 0).communication;
+}
+
+}  // namespace
+
+std::vector<AlgorithmTime> compareAlgorithms(const CollectiveCall& call, int ranks,
+                                             const Router& router, const Mapping& mapping,
+                                             const PredictModel& model) {
+  std::vector<AlgorithmTime> times;
+  for (Algorithm a : algorithmsOf(call.op))
+    times.push_back({a, predictAlone(call, a, ranks, router, mapping, model)});
+  return times;
+}
+
+std::vector<BestRange> bestBySize(CollectiveCall call, int ranks, const Router& router,
+                                  const Mapping& mapping, const PredictModel& model) {
+  std::vector<BestRange> ranges;
+  for (std::uint64_t bytes = 8; bytes <= (std::uint64_t{1} << 24); bytes *= 2) {
+    call.bytes = bytes;
+    const auto times = compareAlgorithms(call, ranks, router, mapping, model);
+    const auto best =
+        std::min_element(times.begin(), times.end(),
+                         [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
+    if (!ranges.empty() && ranges.back().algorithm == best->algorithm)
+      ranges.back().to = bytes;
+    else
+      ranges.push_back({bytes, bytes, best->algorithm});
+  }
+  return ranges;
+}
+
+}  // namespace tac3map

@@ -1,0 +1,181 @@
+#include "tac3map/output/platform.hpp"
+
+#include <charconv>
+#include <vector>
+
+#include "tac3map/io/error.hpp"
+#include "tac3map/io/number_text.hpp"
+
+namespace tac3map {
+namespace {
+
+// Machine and axis names come from a JSON file: keep them safe inside XML attributes and
+// comments (no quotes, angle brackets, ampersands or double dashes).
+std::string xmlSafe(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '"' || c == '<' || c == '>' || c == '&')
+      out += '_';
+    else if (c == '-' && !out.empty() && out.back() == '-')
+      out += '_';
+    else
+      out += c;
+  }
+  return out;
+}
+
+struct Writer {
+  std::string xml;
+
+  void link(const std::string& id, double bandwidth, double latency, const char* sharing) {
+    xml += "    <link id=\"";
+    xml += id;
+    xml += "\" bandwidth=\"";
+    xml += exactNumber(bandwidth);
+    xml += "Bps\" latency=\"";
+    xml += exactNumber(latency);
+    xml += "s\" sharing_policy=\"";
+    xml += sharing;
+    xml += "\"/>\n";
+  }
+  void linkRef(const std::string& id) {
+    xml += "<link_ctn id=\"";
+    xml += id;
+    xml += "\"/>";
+  }
+};
+
+}  // namespace
+
+std::string platformHostName(const Box& box, int node) {
+  std::string name = "n";
+  const std::vector<int> coordinates = box.coordinatesOf(node);
+  for (std::size_t a = 0; a < coordinates.size(); ++a) {
+    if (a > 0) name += '-';
+    name += std::to_string(coordinates[a]);
+  }
+  return name;
+}
+
+std::string platformXml(const Machine& machine, const Box& box, const Router& router,
+                        std::size_t maxRoutes) {
+  const int nodes = box.nodeCount;
+  const std::size_t routes = static_cast<std::size_t>(nodes) * static_cast<std::size_t>(nodes);
+  if (routes > maxRoutes) {
+    std::size_t largest = 0;  // the most nodes whose routes fit
+    while ((largest + 1) * (largest + 1) <= maxRoutes) ++largest;
+    failIn(machine.source, "box " + box.shapeText() + " has " + std::to_string(nodes) +
+                               " nodes: a SimGrid platform with Full routing needs " +
+                               std::to_string(routes) +
+                               " routes (one per ordered pair of hosts), "
+                               "more than the limit of " +
+                               std::to_string(maxRoutes) + " (boxes of up to " +
+                               std::to_string(largest) + " nodes; docs/validation.md)");
+  }
+  if (machine.injectionEngines < 1)
+    failIn(machine.source,
+           "injection engines must be at least 1, not " + std::to_string(machine.injectionEngines));
+  const double linkBandwidth = machine.linkBandwidth;
+  const double engineBandwidth =
+      machine.injectionBandwidth > 0 ? machine.injectionBandwidth : linkBandwidth;
+  const double injectionBandwidth = machine.injectionEngines * engineBandwidth;
+  const bool capEngines = engineBandwidth < linkBandwidth;
+  const bool freeIntraNode = machine.intraNodeBandwidth <= 0;
+  const double loopBandwidth = freeIntraNode ? kFreeIntraNodeBandwidth : machine.intraNodeBandwidth;
+
+  std::vector<std::string> host(nodes);
+  for (int node = 0; node < nodes; ++node) host[node] = platformHostName(box, node);
+  const int axes = box.axisCount();
+  std::vector<std::string> axisName(axes);
+  for (int a = 0; a < axes; ++a) axisName[a] = xmlSafe(machine.axes[a].name);
+  const auto linkName = [&](LinkId link) {
+    return host[router.linkSource(link)] + ":" + axisName[router.linkAxis(link)] +
+           (router.linkIsPlus(link) ? "+" : "-");
+  };
+
+  Writer w;
+  w.xml.reserve(routes * 64 * static_cast<std::size_t>(router.longestRoute() + 3) / 2 + 4096);
+  w.xml +=
+      "<?xml version='1.0'?>\n"
+      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+      "<platform version=\"4.1\">\n";
+  w.xml += "  <!-- tac3map platform: machine " + xmlSafe(machine.name) + ", box " +
+           box.shapeText() + " at offset " + box.offsetText() + ", " + std::to_string(nodes) +
+           " nodes.\n";
+  w.xml +=
+      "       Hosts are named n<box coordinates> (axes " +
+      [&] {
+        std::string names;
+        for (int a = 0; a < axes; ++a) names += (a ? " " : "") + axisName[a];
+        return names;
+      }() +
+      ").\n"
+      "       One SHARED link per directed link of the box (<host>:<axis><+|->), bandwidth "
+      "link_bandwidth " +
+      exactNumber(linkBandwidth) + " B/s, latency hop_latency " + exactNumber(machine.hopLatency) +
+      " s.\n"
+      "       Routes are tac3map's dimension-order routes (Router::route), one per ordered "
+      "pair of hosts:\n"
+      "       <src>:inj, " +
+      (capEngines ? std::string("engine-cap, ") : std::string()) +
+      "the network links in order, <dst>:ej.\n"
+      "       Injection engines: " +
+      std::to_string(machine.injectionEngines) + " x " + exactNumber(engineBandwidth) +
+      " B/s: the SHARED <host>:inj and <host>:ej links carry " + exactNumber(injectionBandwidth) +
+      " B/s" +
+      (capEngines ? ", and the FATPIPE engine-cap link keeps each message at most one engine's " +
+                        exactNumber(engineBandwidth) + " B/s"
+                  : std::string(" (one engine is not slower than a link: no per-message cap)")) +
+      ".\n"
+      "       Ranks on one node talk through its SHARED <host>:loop link of " +
+      exactNumber(loopBandwidth) + " B/s" +
+      (freeIntraNode ? " (the machine gives no intra_node_bandwidth: taken as very fast, "
+                       "never the bottleneck)"
+                     : std::string(" (intra_node_bandwidth)")) +
+      ". -->\n";
+  w.xml += "  <zone id=\"tac3map-box\" routing=\"Full\">\n";
+  for (int node = 0; node < nodes; ++node) {
+    w.xml += "    <host id=\"" + host[node] + "\" speed=\"1Gf\"/>\n";
+  }
+  for (int node = 0; node < nodes; ++node) {
+    w.link(host[node] + ":inj", injectionBandwidth, 0, "SHARED");
+    w.link(host[node] + ":ej", injectionBandwidth, 0, "SHARED");
+    w.link(host[node] + ":loop", loopBandwidth, 0, "SHARED");
+    for (int axis = 0; axis < axes; ++axis)
+      for (bool plus : {true, false})
+        if (router.neighbour(node, axis, plus) >= 0)
+          w.link(linkName(static_cast<LinkId>(node) * 2 * axes + 2 * axis + (plus ? 0 : 1)),
+                 linkBandwidth, machine.hopLatency, "SHARED");
+  }
+  if (capEngines) w.link("engine-cap", engineBandwidth, 0, "FATPIPE");
+  for (int p = 0; p < nodes; ++p)
+    for (int q = 0; q < nodes; ++q) {
+      w.xml += "    <route src=\"" + host[p] + "\" dst=\"" + host[q] + "\" symmetrical=\"NO\">";
+      if (p == q) {
+        w.linkRef(host[p] + ":loop");
+      } else {
+        w.linkRef(host[p] + ":inj");
+        if (capEngines) w.linkRef("engine-cap");
+        router.forEachLink(p, q, [&](LinkId link) { w.linkRef(linkName(link)); });
+        w.linkRef(host[q] + ":ej");
+      }
+      w.xml += "</route>\n";
+    }
+  w.xml += "  </zone>\n</platform>\n";
+  return w.xml;
+}
+
+std::string smpiHostfile(const Box& box, const Mapping& mapping) {
+  std::string text;
+  for (int task = 0; task < mapping.tasks(); ++task) {
+    const int node = mapping.nodeOfTask[task];
+    if (node < 0 || node >= box.nodeCount)
+      throw InputError("rank " + std::to_string(task) + " is on node " + std::to_string(node) +
+                       ", outside the box " + box.shapeText());
+    text += platformHostName(box, node);
+    text += '\n';
+  }
+  return text;
+}
+
+}  // namespace tac3map

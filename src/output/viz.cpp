@@ -1,0 +1,272 @@
+#include "tac3map/output/viz.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "tac3map/model/link_loads.hpp"
+
+namespace tac3map {
+namespace {
+
+std::string escaped(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string number(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f", value);
+  return buffer;
+}
+
+const char* loadColour(int load) {
+  if (load <= 1) return "#2a9d4b";
+  if (load == 2) return "#f4a300";
+  return "#d62828";
+}
+
+std::string taskColour(int task) {
+  if (task < 0) return "#e4e4e4";
+  char buffer[48];
+  std::snprintf(buffer, sizeof buffer, "hsl(%.0f,55%%,72%%)", std::fmod(task * 137.508, 360.0));
+  return buffer;
+}
+
+// Geometry of one panel: cell size, gaps between inner groups, where a node's centre is.
+struct Geometry {
+  const GridLayout& layout;
+  double cell, gap;
+  int innerColumns, innerRows;  // nodes per inner group along each direction
+  double left, top;             // of the node grid inside the panel
+
+  double x(int column) const { return left + column * cell + (column / innerColumns) * gap; }
+  double y(int row) const { return top + row * cell + (row / innerRows) * gap; }
+  double width() const { return layout.columns * cell + (layout.columns - 1) / innerColumns * gap; }
+  double height() const { return layout.rows * cell + (layout.rows - 1) / innerRows * gap; }
+};
+
+int product(const Box& box, const std::vector<int>& axes, std::size_t from) {
+  int p = 1;
+  for (std::size_t i = from; i < axes.size(); ++i) p *= box.shape[axes[i]];
+  return p;
+}
+
+}  // namespace
+
+std::vector<std::map<LinkId, int>> linkLoads(const Problem& problem, const Router& router,
+                                             const Mapping& mapping) {
+  // The score's loads (link_loads.hpp), network links only: engines are not drawn.
+  const LinkLoads all(problem, router, mapping);
+  std::vector<std::map<LinkId, int>> loads(problem.realCcsCount);
+  for (int t = 0; t < problem.realCcsCount; ++t)
+    for (const auto& [link, load] : all.ofCcs(t))
+      if (all.isNetwork(link)) loads[t][link] = static_cast<int>(load.messages);
+  return loads;
+}
+
+GridLayout gridLayout(const Machine& machine, const Box& box) {
+  const int n = machine.axisCount(), outer = (n + 1) / 2;
+  // Axes in drawing order: the outer group (X, Y, Z on Tofu) outside the inner one, and in
+  // each group the first axis fastest. `toColumns` says which axes go to the columns.
+  std::vector<int> order;
+  for (int a = outer - 1; a >= 0; --a) order.push_back(a);
+  for (int a = n - 1; a >= outer; --a) order.push_back(a);
+  const auto build = [&](const std::vector<bool>& toColumns) {
+    GridLayout layout;
+    for (int a : order) (toColumns[a] ? layout.columnAxes : layout.rowAxes).push_back(a);
+    layout.columns = product(box, layout.columnAxes, 0);
+    layout.rows = product(box, layout.rowAxes, 0);
+    return layout;
+  };
+  // Axes alternate between columns and rows within each group (Tofu: an XYZ grid of ABC
+  // cells); when that is far from a screen's shape, the most screen-like split is used.
+  std::vector<bool> alternate(n);
+  for (int a = 0; a < n; ++a) alternate[a] = (a < outer ? a : a - outer) % 2 == 0;
+  GridLayout layout = build(alternate);
+  const auto badness = [](const GridLayout& l) {
+    return std::abs(std::log(static_cast<double>(l.columns) / l.rows / 1.5));
+  };
+  if (badness(layout) > std::log(3.0) && n <= 12) {
+    for (unsigned mask = 0; mask < (1u << n); ++mask) {
+      std::vector<bool> toColumns(n);
+      for (int a = 0; a < n; ++a) toColumns[a] = (mask >> a) & 1u;
+      const GridLayout candidate = build(toColumns);
+      if (badness(candidate) < badness(layout) - 1e-9) layout = candidate;
+    }
+  }
+  layout.place.resize(box.nodeCount);
+  for (int node = 0; node < box.nodeCount; ++node) {
+    const std::vector<int> c = box.coordinatesOf(node);
+    GridPlace& p = layout.place[node];
+    for (int a : layout.columnAxes) p.column = p.column * box.shape[a] + c[a];
+    for (int a : layout.rowAxes) p.row = p.row * box.shape[a] + c[a];
+  }
+  return layout;
+}
+
+std::string renderSvg(const Machine& machine, const Box& box, const Router& router,
+                      const Problem& problem, const std::vector<VizMapping>& mappings,
+                      const VizOptions& options) {
+  const GridLayout layout = gridLayout(machine, box);
+  const int outerAxes = (machine.axisCount() + 1) / 2;
+  const auto innerCount = [&](const std::vector<int>& axes) {
+    std::size_t first = 0;
+    while (first < axes.size() && axes[first] < outerAxes) ++first;
+    return product(box, axes, first);
+  };
+  // "Z1 X0": the outer coordinates of the group-th inner group along `axes` (outer to inner).
+  const auto groupLabel = [&](const std::vector<int>& axes, int group) {
+    std::string text;
+    for (auto a = axes.rbegin(); a != axes.rend(); ++a) {
+      if (*a >= outerAxes) continue;
+      text = escaped(machine.axes[*a].name) + std::to_string(group % box.shape[*a]) +
+             (text.empty() ? "" : " ") + text;
+      group /= box.shape[*a];
+    }
+    return text;
+  };
+  const int longest = std::max(layout.columns, layout.rows);
+  const double cell = std::clamp(640.0 / longest, 6.0, 24.0);
+  Geometry g{layout, cell, cell * 0.5, innerCount(layout.columnAxes), innerCount(layout.rowAxes),
+             40.0,   48.0};
+  const bool labels = cell >= 14;
+  const double panelWidth = g.width() + g.left + 20, panelHeight = g.height() + g.top + 24;
+  const int panels = options.aggregateOnly ? 1 : problem.realCcsCount + 1;
+  const double headerHeight = 92;
+  const double width = panelWidth * static_cast<double>(mappings.size()) + 20;
+  const double height = headerHeight + panelHeight * panels + 10;
+
+  std::ostringstream svg;
+  svg << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << number(width) << "\" height=\""
+      << number(height) << "\" viewBox=\"0 0 " << number(width) << " " << number(height)
+      << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
+      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      << "<text x=\"10\" y=\"18\" font-size=\"14\" font-weight=\"bold\">" << escaped(options.title)
+      << "</text>\n";
+  // Legend: what the colours and the layout mean.
+  const auto axisNames = [&](const std::vector<int>& axes) {
+    std::string text;
+    for (int a : axes) text += (text.empty() ? "" : ", ") + escaped(machine.axes[a].name);
+    return text;
+  };
+  svg << "<text x=\"10\" y=\"36\">columns: " << axisNames(layout.columnAxes)
+      << " (outer to inner); rows: " << axisNames(layout.rowAxes)
+      << "; a node's colour and number: its task (grey: free)</text>\n";
+  const char* legend[] = {"1 message", "2 messages", "3 or more: contention"};
+  for (int k = 0; k < 3; ++k) {
+    const double x = 10 + k * 150;
+    svg << "<line x1=\"" << x << "\" y1=\"52\" x2=\"" << x + 24 << "\" y2=\"52\" stroke=\""
+        << loadColour(k + 1) << "\" stroke-width=\"3\"/>"
+        << "<text x=\"" << x + 30 << "\" y=\"56\">" << legend[k] << "</text>\n";
+  }
+  svg << "<text x=\"10\" y=\"74\">a link is a curve from its source node, bending to the "
+         "right of its direction; colour: messages of the CCS on it</text>\n";
+
+  for (std::size_t m = 0; m < mappings.size(); ++m) {
+    const Mapping& mapping = mappings[m].mapping;
+    const auto loads = linkLoads(problem, router, mapping);
+    std::map<LinkId, int> aggregate;
+    for (const auto& ccs : loads)
+      for (const auto& [link, load] : ccs) aggregate[link] = std::max(aggregate[link], load);
+    // A node's ranks in slot order (several ranks per node: all are listed, the first colours).
+    std::vector<std::vector<int>> ranksAt(box.nodeCount);
+    for (int task = 0; task < mapping.tasks(); ++task)
+      ranksAt[mapping.nodeOfTask[task]].push_back(task);
+    for (auto& ranks : ranksAt)
+      std::sort(ranks.begin(), ranks.end(),
+                [&](int a, int b) { return mapping.slotOf(a) < mapping.slotOf(b); });
+    for (int p = 0; p < panels; ++p) {
+      const bool all = options.aggregateOnly || p == problem.realCcsCount;
+      const std::map<LinkId, int>& shown = all ? aggregate : loads[p];
+      int worst = 0;
+      for (const auto& [link, load] : shown) worst = std::max(worst, load);
+      const double ox = 10 + panelWidth * static_cast<double>(m);
+      const double oy = headerHeight + panelHeight * p;
+      const std::string ccsId = all ? "all" : std::to_string(p);
+      svg << "<g class=\"panel\" data-mapping=\"" << m << "\" data-ccs=\"" << ccsId
+          << "\" transform=\"translate(" << number(ox) << "," << number(oy) << ")\">\n"
+          << "<text x=\"0\" y=\"14\" font-weight=\"bold\">" << escaped(mappings[m].label) << " - "
+          << (all ? std::string("all CCSs (largest load per link)") : "CCS " + std::to_string(p))
+          << ", busiest link: " << worst << "</text>\n";
+      // Outer coordinates above each inner group of columns and left of each group of rows.
+      // Label every group where there is room, else every k-th (text ~6.5 px a character).
+      const double groupWidth = g.innerColumns * cell + g.gap;
+      const int labelEvery =
+          std::max(1, static_cast<int>(std::ceil(6.5 * 4 * outerAxes / groupWidth)));
+      for (int column = 0; column < layout.columns; column += g.innerColumns * labelEvery) {
+        svg << "<text x=\"" << number(g.x(column)) << "\" y=\"" << number(g.top - 6) << "\">"
+            << groupLabel(layout.columnAxes, column / g.innerColumns) << "</text>\n";
+      }
+      for (int row = 0; row < layout.rows; row += g.innerRows) {
+        svg << "<text x=\"0\" y=\"" << number(g.y(row) + cell * 0.7) << "\">"
+            << groupLabel(layout.rowAxes, row / g.innerRows) << "</text>\n";
+      }
+      for (int node = 0; node < box.nodeCount; ++node) {
+        const GridPlace& at = layout.place[node];
+        const int first = ranksAt[node].empty() ? -1 : ranksAt[node].front();
+        std::string label;  // "-1" for a free node
+        for (int rank : ranksAt[node]) {
+          if (!label.empty()) label += ',';
+          label += std::to_string(rank);
+        }
+        if (label.empty()) label = "-1";
+        svg << "<rect class=\"node\" data-node=\"" << node << "\" data-task=\"" << label
+            << "\" x=\"" << number(g.x(at.column) + 1) << "\" y=\"" << number(g.y(at.row) + 1)
+            << "\" width=\"" << number(cell - 2) << "\" height=\"" << number(cell - 2)
+            << "\" fill=\"" << taskColour(first) << "\" stroke=\"#888\"/>";
+        if (labels && first >= 0)
+          svg << "<text x=\"" << number(g.x(at.column) + cell / 2) << "\" y=\""
+              << number(g.y(at.row) + cell * 0.66) << "\" text-anchor=\"middle\" font-size=\""
+              << number(cell * 0.42 / std::max<std::size_t>(1, (label.size() + 2) / 3)) << "\">"
+              << label << "</text>";
+        svg << "\n";
+      }
+      for (const auto& [link, load] : shown) {
+        const GridPlace& from = layout.place[router.linkSource(link)];
+        const GridPlace& to = layout.place[router.linkTarget(link)];
+        const double x1 = g.x(from.column) + cell / 2, y1 = g.y(from.row) + cell / 2;
+        const double x2 = g.x(to.column) + cell / 2, y2 = g.y(to.row) + cell / 2;
+        // A curve bending to the right of the direction of travel: the two directions of a
+        // link stay apart, and long jumps (wrap-around, outer axes) arc clear of the nodes.
+        const double dx = x2 - x1, dy = y2 - y1, length = std::max(1.0, std::hypot(dx, dy));
+        const double bend = cell * 0.18 + length * 0.12;
+        const double cx = (x1 + x2) / 2 - dy / length * bend;
+        const double cy = (y1 + y2) / 2 + dx / length * bend;
+        svg << "<path class=\"link\" data-link=\"" << link << "\" data-load=\"" << load
+            << "\" d=\"M" << number(x1) << "," << number(y1) << " Q" << number(cx) << ","
+            << number(cy) << " " << number(x2) << "," << number(y2) << "\" fill=\"none\" stroke=\""
+            << loadColour(load) << "\" stroke-width=\""
+            << number(std::min(1.5 + load, 5.0) * cell / 24) << "\" stroke-opacity=\"0.8\"><title>"
+            << escaped(machine.axes[router.linkAxis(link)].name)
+            << (router.linkIsPlus(link) ? "+" : "-") << " from node " << router.linkSource(link)
+            << ": " << load << " message" << (load == 1 ? "" : "s") << "</title></path>\n";
+      }
+      svg << "</g>\n";
+    }
+  }
+  svg << "</svg>\n";
+  return svg.str();
+}
+
+}  // namespace tac3map

@@ -1,0 +1,70 @@
+#include "tac3map/search/annealer.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "tac3map/io/error.hpp"
+#include "tac3map/search/objectives.hpp"
+
+namespace tac3map {
+
+SearchResult anneal(const Problem& problem, const Router& router, ObjectiveKind objective,
+                    const Mapping& initial, const Schedule& schedule, std::uint64_t seed,
+                    Progress* progress) {
+  checkSchedule(schedule);
+  double reference = referenceValue(problem, objective);
+  if (reference <= 0) reference = 1;
+  SearchResult result = objectiveSpec(objective).search(problem, router, initial, schedule, seed,
+                                                        reference, progress);
+  result.bestScores = evaluateExact(problem, router, result.best);
+  return result;
+}
+
+std::vector<SearchResult> annealChainSubset(const Problem& problem, const Router& router,
+                                            ObjectiveKind objective, const Mapping& initial,
+                                            const Schedule& schedule, std::uint64_t seed,
+                                            const std::vector<int>& indices, int threads,
+                                            Progress* progress) {
+  if (threads < 1) throw InputError("--threads must be at least 1");
+  checkSchedule(schedule);
+  std::vector<SearchResult> results(indices.size());
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t k = next++; k < indices.size(); k = next++)
+      results[k] = anneal(problem, router, objective, initial, schedule,
+                          seed + static_cast<std::uint64_t>(indices[k]), progress);
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < std::min<int>(threads, static_cast<int>(indices.size())); ++t)
+    pool.emplace_back(worker);
+  worker();
+  for (std::thread& thread : pool) thread.join();
+  return results;
+}
+
+std::size_t winningChain(const std::vector<ExactScores>& bestScores, ObjectiveKind objective) {
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < bestScores.size(); ++i)
+    if (isBetter(bestScores[i], bestScores[best], objective)) best = i;
+  return best;
+}
+
+ChainsResult annealChains(const Problem& problem, const Router& router, ObjectiveKind objective,
+                          const Mapping& initial, const Schedule& schedule, std::uint64_t seed,
+                          int chains, int threads, Progress* progress) {
+  if (chains < 1) throw InputError("--chains must be at least 1");
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<int> all(chains);
+  for (int i = 0; i < chains; ++i) all[i] = i;
+  ChainsResult result;
+  result.chains = annealChainSubset(problem, router, objective, initial, schedule, seed, all,
+                                    threads, progress);
+  std::vector<ExactScores> scores;
+  for (const SearchResult& chain : result.chains) scores.push_back(chain.bestScores);
+  result.best = winningChain(scores, objective);
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace tac3map

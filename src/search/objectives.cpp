@@ -1,0 +1,135 @@
+#include "tac3map/search/objectives.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "annealing_loop.hpp"
+#include "tac3map/io/error.hpp"
+#include "tac3map/search/incremental.hpp"
+#include "tac3map/search/incremental_compact.hpp"
+#include "tac3map/search/tie_break.hpp"
+
+namespace tac3map {
+namespace {
+
+double totalBytes(const Problem& problem) {
+  double total = 0;
+  for (std::size_t c = 0; c < problem.realCommunications; ++c)
+    total += static_cast<double>(problem.bytes[c]);
+  return total;
+}
+
+// tac3: sum over CCSs of max over links of weighted load x largest message (model.hpp).
+// Reference: its lower bound's simplest form, each CCS's largest message once.
+unsigned __int128 tac3Value(const ExactScores& e) {
+  return e.tac3ByteCounts;
+}
+double tac3Reference(const Problem& problem) {
+  std::vector<std::uint64_t> largest(problem.ccsCount, 0);
+  for (std::size_t c = 0; c < problem.realCommunications; ++c)
+    largest[problem.ccs[c]] = std::max(largest[problem.ccs[c]], problem.bytes[c]);
+  double sum = 0;
+  for (std::uint64_t b : largest) sum += static_cast<double>(b);
+  return sum * static_cast<double>(problem.model.linkWeight);
+}
+SearchResult tac3Search(const Problem& problem, const Router& router, const Mapping& initial,
+                        const Schedule& schedule, std::uint64_t seed, double reference,
+                        Progress* progress) {
+  const bool fits = CompactTac3Objective::fits(problem, router);
+  if (schedule.tac3Engine == Tac3Engine::Compact && !fits)
+    throw InputError("the compact tac3 engine cannot evaluate this problem on this box");
+  const std::uint64_t bound = tac3LowerBoundBytes(problem);
+  SearchResult result =
+      fits && schedule.tac3Engine != Tac3Engine::General
+          ? detail::annealWith<CompactTac3Objective>(problem, router, initial, schedule, seed,
+                                                     reference, bound, schedule.earlyStop, progress)
+          : detail::annealWith<Tac3Objective>(problem, router, initial, schedule, seed, reference,
+                                              bound, schedule.earlyStop, progress);
+  if (schedule.breakTies && result.stopped != "nothing-to-optimize") {
+    TieBreakResult ties = breakTac3Ties(problem, router, result.best, schedule);
+    result.best = std::move(ties.mapping);
+    result.tieBreakMoves = ties.moves;
+  }
+  return result;
+}
+
+// tahb: total byte-hops. Reference: the value if every message went one hop.
+unsigned __int128 tahbValue(const ExactScores& e) {
+  return e.tahbByteHops;
+}
+SearchResult tahbSearch(const Problem& problem, const Router& router, const Mapping& initial,
+                        const Schedule& schedule, std::uint64_t seed, double reference,
+                        Progress* progress) {
+  return detail::annealWith<TahbObjective>(problem, router, initial, schedule, seed, reference, 0,
+                                           false, progress);
+}
+
+// rmatt-o2f: byte-hops x the most bytes over one link (needs 128 bits). Reference: total
+// bytes x the largest message.
+unsigned __int128 rmattValue(const ExactScores& e) {
+  return static_cast<unsigned __int128>(e.tahbByteHops) * e.maxLinkBytes;
+}
+double rmattReference(const Problem& problem) {
+  double biggest = 0;
+  for (std::size_t c = 0; c < problem.realCommunications; ++c)
+    biggest = std::max(biggest, static_cast<double>(problem.bytes[c]));
+  return totalBytes(problem) * biggest;
+}
+SearchResult rmattSearch(const Problem& problem, const Router& router, const Mapping& initial,
+                         const Schedule& schedule, std::uint64_t seed, double reference,
+                         Progress* progress) {
+  return detail::annealWith<RmattObjective>(problem, router, initial, schedule, seed, reference, 0,
+                                            false, progress);
+}
+
+}  // namespace
+
+const std::vector<ObjectiveSpec>& objectiveSpecs() {
+  static const std::vector<ObjectiveSpec> specs = {
+      {ObjectiveKind::Tac3, "tac3", "contention-aware communication time, the paper's eq. 1",
+       "x lower bound", tac3Value, tac3Reference, true, tac3Search},
+      {ObjectiveKind::Tahb, "tahb", "traffic-aware hop-bytes", "avg hops", tahbValue, totalBytes,
+       false, tahbSearch},
+      {ObjectiveKind::RmattO2f, "rmatt-o2f", "RMATT's hop-bytes x most bytes on a link",
+       "x (total bytes x largest message)", rmattValue, rmattReference, false, rmattSearch},
+  };
+  return specs;
+}
+
+const ObjectiveSpec& objectiveSpec(ObjectiveKind kind) {
+  for (const ObjectiveSpec& spec : objectiveSpecs())
+    if (spec.kind == kind) return spec;
+  throw std::logic_error("an objective without a declaration in objectives.cpp");
+}
+
+const ObjectiveSpec& objectiveSpec(const std::string& name) {
+  std::string known;
+  for (const ObjectiveSpec& spec : objectiveSpecs()) {
+    if (name == spec.name) return spec;
+    known += known.empty() ? spec.name : std::string(", ") + spec.name;
+  }
+  throw InputError("--objective '" + name + "': expected one of " + known);
+}
+
+ObjectiveKind parseObjective(const std::string& name) {
+  return objectiveSpec(name).kind;
+}
+const char* objectiveName(ObjectiveKind kind) {
+  return objectiveSpec(kind).name;
+}
+unsigned __int128 objectiveValue(const ExactScores& exact, ObjectiveKind kind) {
+  return objectiveSpec(kind).value(exact);
+}
+double referenceValue(const Problem& problem, ObjectiveKind kind) {
+  return objectiveSpec(kind).reference(problem);
+}
+
+bool isBetter(const ExactScores& a, const ExactScores& b, ObjectiveKind kind) {
+  const ObjectiveSpec& spec = objectiveSpec(kind);
+  const auto va = spec.value(a), vb = spec.value(b);
+  if (va != vb) return va < vb;
+  if (spec.pairsBreakTies && a.sharedPairs != b.sharedPairs) return a.sharedPairs < b.sharedPairs;
+  return a.tahbByteHops < b.tahbByteHops;
+}
+
+}  // namespace tac3map
