@@ -8,6 +8,19 @@
 
 namespace tac3map {
 
+Mapping tofuDefaultMapping(int tasks, const Machine& machine, const Box& box, int slotsPerNode) {
+  checkTasksFit(tasks, box, "tofu-default mapping", slotsPerNode);
+  const LogicalTorus view = tofuLogicalTorus(machine, box);
+  if (slotsPerNode == 1)
+    return Mapping{std::vector<int>(view.node.begin(), view.node.begin() + tasks)};
+  Mapping m;
+  for (int task = 0; task < tasks; ++task) {
+    m.nodeOfTask.push_back(view.node[task / slotsPerNode]);
+    m.slotOfTask.push_back(task % slotsPerNode);
+  }
+  return m;
+}
+
 std::optional<std::uint64_t> randomMappingSeed(const std::string& name) {
   const std::string prefix = "random:";
   if (name.rfind(prefix, 0) != 0) return std::nullopt;

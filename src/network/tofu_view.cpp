@@ -94,17 +94,4 @@ LogicalTorus tofuLogicalTorus(const Machine& machine, const Box& box) {
   return view;
 }
 
-Mapping tofuDefaultMapping(int tasks, const Machine& machine, const Box& box, int slotsPerNode) {
-  checkTasksFit(tasks, box, "tofu-default mapping", slotsPerNode);
-  const LogicalTorus view = tofuLogicalTorus(machine, box);
-  if (slotsPerNode == 1)
-    return Mapping{std::vector<int>(view.node.begin(), view.node.begin() + tasks)};
-  Mapping m;
-  for (int task = 0; task < tasks; ++task) {
-    m.nodeOfTask.push_back(view.node[task / slotsPerNode]);
-    m.slotOfTask.push_back(task % slotsPerNode);
-  }
-  return m;
-}
-
 }  // namespace tac3map

@@ -12,6 +12,10 @@
 
 namespace tac3map {
 
+// Rank k on the k-th logical position, logical X fastest.
+// K > 1 ranks per node: block placement over the view's node order.
+Mapping tofuDefaultMapping(int tasks, const Machine& machine, const Box& box, int slotsPerNode = 1);
+
 struct NodeTable;
 
 // The seed of a mapping name "random:SEED"; nullopt for any other name; InputError when the

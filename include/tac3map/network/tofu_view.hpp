@@ -1,10 +1,10 @@
-// The Fujitsu-style logical 3D torus view of a 6D Tofu box, and mappings by name.
+// The Fujitsu-style logical 3D torus view of a 6D Tofu box.
 //
 // Each logical axis pairs one of X, Y, Z with one of A, B, C (X-A, Y-B, Z-C) and runs through
 // the 2D grid of that pair as a ring: a Hamiltonian cycle of the grid's nodes, so that logical
 // neighbours are one hop apart, including the logical wrap-around where the cycle closes.
 // docs/mapping-names.md gives the construction. It is the natural place for a 3D stencil of
-// the same extents, and tac3map's `tofu-default` baseline (ranks in logical X-fastest order).
+// the same extents, and of tac3map's `tofu-default` baseline (mapping_names.hpp).
 #pragma once
 
 #include <array>
@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "tac3map/mapping/mapping.hpp"
 #include "tac3map/network/machine.hpp"
 
 namespace tac3map {
@@ -35,9 +34,5 @@ struct LogicalTorus {
 
 // Needs a 6-axis machine with axes named X Y Z A B C (any order in the file).
 LogicalTorus tofuLogicalTorus(const Machine& machine, const Box& box);
-
-// Rank k on the k-th logical position, logical X fastest.
-// K > 1 ranks per node: block placement over the view's node order.
-Mapping tofuDefaultMapping(int tasks, const Machine& machine, const Box& box, int slotsPerNode = 1);
 
 }  // namespace tac3map
