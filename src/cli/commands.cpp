@@ -18,6 +18,7 @@
 #include "score_table.hpp"
 #include "tac3map/gen/cg_pattern.hpp"
 #include "tac3map/gen/patterns.hpp"
+#include "tac3map/initial/initial_mapping.hpp"
 #include "tac3map/io/atomic_file.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/trace.hpp"
@@ -31,11 +32,19 @@
 #include "tac3map/network/routing.hpp"
 #include "tac3map/network/tofu_view.hpp"
 #include "tac3map/output/viz.hpp"
-#include "tac3map/search/initial_mapping.hpp"
 #include "tac3map/search/objectives.hpp"
 
 namespace tac3map::cli {
 namespace {
+
+// --grid AxBxC: the extents, each at least 1; empty text: none (detect).
+std::vector<int> parseGrid(const std::string& text) {
+  if (text.empty()) return {};
+  std::vector<int> extents = parseIntegerList(text, 'x', "--grid");
+  for (int extent : extents)
+    if (extent < 1) throw InputError("--grid " + text + ": every extent must be at least 1");
+  return extents;
+}
 
 using nlohmann::json;
 
@@ -143,7 +152,8 @@ int runMap(const MapOptions& o) {
   const Job job(o.box, o.input);
   schedule.allocation = job.allocation;
   std::optional<ChosenStart> chosen;  // with --init auto
-  const Mapping initial = job.start(o.init, objective, schedule, o.seed, o.coresPerNode, &chosen);
+  const Mapping initial =
+      job.start(o.init, objective, schedule, o.seed, o.coresPerNode, &chosen, parseGrid(o.grid));
   const MapFormat mapFormat = parseMapFormat(o.mapFormat);
   const RankMapOptions rankMap{o.box.ranksPerNode, o.coresPerNode};
   // Fail before the search if the output format cannot be written (no host names, ...).

@@ -39,6 +39,7 @@ struct MapOptions {
   std::string objective = "tac3";
   std::uint64_t seed = 1;
   std::string init = "auto";
+  std::string grid;  // --grid 48x46x72: the ranks' process grid for the geometric start
   std::string moves = "auto";
   Schedule schedule;
   bool noEarlyStop = false;

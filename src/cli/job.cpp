@@ -72,33 +72,35 @@ Mapping Job::mapping(const std::string& nameOrFile, int coresPerNode) const {
   return m;
 }
 
-ChosenStart Job::autoStart(ObjectiveKind objective, const Schedule& schedule,
-                           std::uint64_t seed) const {
+ChosenStart Job::autoStart(ObjectiveKind objective, const Schedule& schedule, std::uint64_t seed,
+                           const std::vector<int>& grid) const {
+  const StartContext context = startContext(grid);
   std::vector<std::pair<std::string, Mapping>> starts;
-  std::vector<std::string> names = {"identity"};
-  if (model.ranksPerNode > 1) names.push_back("round-robin");
-  names.push_back("tofu-default");
-  for (const std::string& name : names) {
-    try {
-      starts.emplace_back(name, mapping(name));
-    } catch (const InputError&) {
-      // not a Tofu box, or a node table: the logical view does not apply
-    }
-  }
+  for (const auto& mapper : initialMappers())
+    if (mapper->whyNot(context).empty())
+      starts.emplace_back(mapper->name(), mapper->build(context));
   Schedule restricted = schedule;
   restricted.allocation = allocation;
   return chooseStart(problem, router, objective, starts, restricted, seed);
 }
 
 Mapping Job::start(const std::string& init, ObjectiveKind objective, const Schedule& schedule,
-                   std::uint64_t seed, int coresPerNode, std::optional<ChosenStart>* chosen) const {
+                   std::uint64_t seed, int coresPerNode, std::optional<ChosenStart>* chosen,
+                   const std::vector<int>& grid) const {
   if (init == "auto") {
-    ChosenStart best = autoStart(objective, schedule, seed);
+    ChosenStart best = autoStart(objective, schedule, seed, grid);
     Mapping mapping = best.best().mapping;
     if (chosen) *chosen = std::move(best);
     return mapping;
   }
   if (init == "random") return mapping("random:" + std::to_string(seed));
+  if (init == "geometric") {  // a start that is not a mapping name
+    const InitialMapper& mapper = *findInitialMapper(init);
+    const StartContext context = startContext(grid);
+    const std::string why = mapper.whyNot(context);
+    if (!why.empty()) throw InputError("--init " + init + ": " + why);
+    return mapper.build(context);
+  }
   return mapping(init, coresPerNode);
 }
 

@@ -4,6 +4,8 @@
 #include <optional>
 
 #include "commands.hpp"
+#include "tac3map/initial/initial_mapper.hpp"
+#include "tac3map/initial/initial_mapping.hpp"
 #include "tac3map/io/trace.hpp"
 #include "tac3map/mapping/allocation.hpp"
 #include "tac3map/mapping/mapping.hpp"
@@ -13,7 +15,6 @@
 #include "tac3map/model/objective.hpp"
 #include "tac3map/network/machine.hpp"
 #include "tac3map/network/routing.hpp"
-#include "tac3map/search/initial_mapping.hpp"
 
 namespace tac3map::cli {
 
@@ -45,15 +46,21 @@ struct Job {
   Mapping mapping(const std::string& nameOrFile, int coresPerNode = 0) const;
 
   int ranksPerNode() const { return model.ranksPerNode; }
-  // --init auto (initial_mapping.hpp): the best by `objective` of identity, round-robin
-  // (several ranks per node), tofu-default (Tofu boxes) and a hop-bytes search from each.
-  ChosenStart autoStart(ObjectiveKind objective, const Schedule& schedule,
-                        std::uint64_t seed) const;
+  // What a start (initial_mapper.hpp) sees of this job; `grid` from --grid, empty: detect.
+  StartContext startContext(const std::vector<int>& grid = {}) const {
+    return {machine, box, problem, router, allocation, grid};
+  }
+  // --init auto (initial_mapping.hpp): the best by `objective` of every start that applies
+  // (identity, round-robin, tofu-default, geometric) and a hop-bytes search from each.
+  ChosenStart autoStart(ObjectiveKind objective, const Schedule& schedule, std::uint64_t seed,
+                        const std::vector<int>& grid = {}) const;
   // A start by --init value: auto (the choice into `chosen` when given), random (seeded by
-  // `seed`), a name or a file (read with `coresPerNode`, map --cores-per-node).
+  // `seed`), a mapping name or file (read with `coresPerNode`, map --cores-per-node), or a
+  // start's name (geometric).
   Mapping start(const std::string& init, ObjectiveKind objective, const Schedule& schedule,
                 std::uint64_t seed, int coresPerNode = 0,
-                std::optional<ChosenStart>* chosen = nullptr) const;
+                std::optional<ChosenStart>* chosen = nullptr,
+                const std::vector<int>& grid = {}) const;
   Scores score(const Mapping& mapping) const {
     return evaluate(problem, router, mapping, machine.linkBandwidth);
   }

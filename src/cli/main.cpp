@@ -91,10 +91,14 @@ int main(int argc, char** argv) {
   mapCmd
       ->add_option(
           "--init", map.init,
-          "start: auto (the best of identity, round-robin, tofu-default and a "
+          "start: auto (the best of identity, round-robin, tofu-default, geometric and a "
           "hop-bytes search from each, by the objective) | identity | round-robin | random "
-          "(seeded by --seed) | random:SEED | tofu-default | a mapping file")
+          "(seeded by --seed) | random:SEED | tofu-default | geometric (the process grid laid "
+          "onto the torus by recursive bisection) | a mapping file")
       ->capture_default_str();
+  mapCmd->add_option("--grid", map.grid,
+                     "the ranks' process grid for the geometric start, e.g. 48x46x72 (rank = x + "
+                     "X (y + Y z)); default: detected from the pattern");
   mapCmd
       ->add_option("--moves", map.moves,
                    "trial moves: global (any node) | local (near a partner) | auto (local above "

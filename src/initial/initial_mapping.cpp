@@ -1,4 +1,4 @@
-#include "tac3map/search/initial_mapping.hpp"
+#include "tac3map/initial/initial_mapping.hpp"
 
 #include "tac3map/io/error.hpp"
 #include "tac3map/search/objectives.hpp"

@@ -1,0 +1,52 @@
+// Where a search starts. An InitialMapper builds a complete mapping for a job from its
+// pattern and its box (no search); `--init NAME` picks one, `--init auto` scores every one
+// that applies (initial_mapping.hpp). A new start is one file in src/initial/ with its
+// factory, a line in initialMappers(), and its test.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tac3map/mapping/allocation.hpp"
+#include "tac3map/mapping/mapping.hpp"
+#include "tac3map/model/problem.hpp"
+#include "tac3map/network/machine.hpp"
+#include "tac3map/network/routing.hpp"
+
+namespace tac3map {
+
+// What a start may look at: the job's pattern, its box and its allocation.
+struct StartContext {
+  const Machine& machine;
+  const Box& box;
+  const Problem& problem;
+  const Router& router;
+  const Allocation& allocation;
+  // The ranks' process grid when the user gives it (--grid 48x46x72); empty: detect it.
+  std::vector<int> grid;
+};
+
+class InitialMapper {
+ public:
+  virtual ~InitialMapper() = default;
+  virtual const char* name() const = 0;
+  // Empty when this start can place the job, else why not (for --init NAME's error and
+  // --init auto's report).
+  virtual std::string whyNot(const StartContext& context) const = 0;
+  // A valid mapping on the allocation's slots; only called when whyNot() is empty.
+  virtual Mapping build(const StartContext& context) const = 0;
+};
+
+// Every start, in the order --init auto tries them (the first wins a tie): identity (block
+// placement), round-robin, tofu-default, geometric.
+const std::vector<std::unique_ptr<InitialMapper>>& initialMappers();
+// nullptr when no start has this name.
+const InitialMapper* findInitialMapper(const std::string& name);
+
+std::unique_ptr<InitialMapper> makeBlockMapper();
+std::unique_ptr<InitialMapper> makeRoundRobinMapper();
+std::unique_ptr<InitialMapper> makeTofuDefaultMapper();
+std::unique_ptr<InitialMapper> makeGeometricMapper();
+
+}  // namespace tac3map
