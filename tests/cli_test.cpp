@@ -386,6 +386,41 @@ TEST_F(Cli, SweepRunsTheCrossProductAndEqualsMap) {
 // The model's flags end to end: engines change the stencil's sets and scores, --init auto
 // reports its candidates and starts from the best, sweep specs multiply cases by ranks per
 // node and engines and give the same scores as map.
+// The geometric start end to end: a 12x12x8 periodic stencil on a K box whose logical torus
+// is 8x12x12 reaches one hop per message and the tac3 bound; --init auto picks it and says
+// so; --grid names the grid; a start that does not apply is one clear line.
+TEST_F(Cli, GeometricStartEndToEnd) {
+  const std::string stencil = file("g.trace", "");  // beside, not in, the output folder
+  ASSERT_EQ(
+      run("gen stencil --dims 12x12x8 --points 7 --periodic --bytes 65536 -o " + stencil).exitCode,
+      0);
+  const std::string box =
+      "--machine topologies/k-computer.json --shape 4x4x6x2x3x2 --trace " + stencil;
+  const Outcome geometric = run("map " + box + " --init geometric --quiet -o " + out("g.map") +
+                                " --report " + out("g.json"));
+  ASSERT_EQ(geometric.exitCode, 0) << geometric.err;
+  const auto report = nlohmann::json::parse(slurp(out("g.json")));
+  EXPECT_DOUBLE_EQ(report["initial_scores"]["avg_hops"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(report["scores"]["tac3"].get<double>(),
+                   report["scores"]["tac3_lower_bound"].get<double>());
+  const Outcome automatic =
+      run("map " + box + " --quiet -o " + out("a.map") + " --report " + out("a.json"));
+  ASSERT_EQ(automatic.exitCode, 0) << automatic.err;
+  EXPECT_EQ(nlohmann::json::parse(slurp(out("a.json")))["start"]["chosen"], "geometric");
+  EXPECT_EQ(slurp(out("a.map")), slurp(out("g.map")));
+  // The same grid given by hand; a grid of the wrong size; a pattern that is no grid.
+  const Outcome given =
+      run("map " + box + " --init geometric --grid 12x12x8 --quiet -o " + out("b.map"));
+  ASSERT_EQ(given.exitCode, 0) << given.err;
+  EXPECT_EQ(slurp(out("b.map")), slurp(out("g.map")));
+  for (const char* name : {"g.map", "g.json", "a.map", "a.json", "b.map"}) fs::remove(out(name));
+  expectCleanFailure("map " + box + " --init geometric --grid 12x12x9 -o " + out("x.map"),
+                     "--init geometric: --grid does not have one cell per rank");
+  expectCleanFailure(
+      "map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --init geometric -o " + out("x.map"),
+      "--init geometric: the ranks do not form a process grid");
+}
+
 TEST_F(Cli, EnginesRanksPerNodeAndAutoStartEndToEnd) {
   const std::string stencil = out("st.trace");
   ASSERT_EQ(
