@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <set>
 
 #include "tac3map/initial/initial_mapper.hpp"
@@ -65,29 +66,137 @@ void bisect(const std::vector<int>& extents, std::vector<int>& lo, std::vector<i
   lo[longest] = begin;
 }
 
-// The box's nodes in bisection order of its torus: Tofu's logical 3D torus when the machine
-// has one, else the box's own axes.
-std::vector<int> boxNodesInBisectionOrder(const Machine& machine, const Box& box) {
-  std::vector<int> nodes;
+// The torus a grid is laid onto: Tofu's logical 3D torus when the machine has one, else the
+// box's own axes; node[cell] is the box node of a torus cell (linear index, first axis fastest).
+struct Torus {
+  std::vector<int> extents;
+  std::vector<int> node;
+};
+
+Torus torusOf(const Machine& machine, const Box& box) {
   try {
     const LogicalTorus view = tofuLogicalTorus(machine, box);
-    for (int cell : bisectionOrder({view.size[0], view.size[1], view.size[2]}))
-      nodes.push_back(view.node[cell]);
-    return nodes;
+    return {{view.size[0], view.size[1], view.size[2]}, view.node};
   } catch (const InputError&) {
     // not a Tofu machine: the box's axes are the torus
   }
-  for (int cell : bisectionOrder(box.shape)) {
+  Torus torus{box.shape, {}};
+  for (int cell = 0; cell < box.nodeCount; ++cell) {
     std::vector<int> coordinates;
     int rest = cell;
     for (int extent : box.shape) {
       coordinates.push_back(rest % extent);
       rest /= extent;
     }
-    nodes.push_back(box.nodeAt(coordinates));
+    torus.node.push_back(box.nodeAt(coordinates));
   }
-  return nodes;
+  return torus;
 }
+
+long long volume(const std::vector<int>& lo, const std::vector<int>& hi) {
+  long long cells = 1;
+  for (std::size_t a = 0; a < lo.size(); ++a) cells *= hi[a] - lo[a];
+  return cells;
+}
+
+// Axes of the sub-box [lo, hi) by the cut rule of bisect(): longest first, then larger whole
+// extent, then lower index.
+std::vector<int> axesByCutRule(const std::vector<int>& extents, const std::vector<int>& lo,
+                               const std::vector<int>& hi) {
+  std::vector<int> axes(extents.size());
+  for (std::size_t a = 0; a < axes.size(); ++a) axes[a] = static_cast<int>(a);
+  std::stable_sort(axes.begin(), axes.end(), [&](int x, int y) {
+    const int lx = hi[x] - lo[x], ly = hi[y] - lo[y];
+    return lx != ly ? lx > ly : extents[x] > extents[y];
+  });
+  return axes;
+}
+
+// Dual recursive bisection: the torus box is cut in halves along its longest axis (the cut
+// rule of bisect()); the grid's cells are cut along the longest axis of their bounding box
+// into the part each half can hold (`capacity` cells per torus cell), in proportion to the
+// halves' capacities: the lowest cells along that axis go with the lower half. Where the
+// grid's slabs fit the halves, a cut takes whole slabs, so grids and tori of the same extents
+// (in any order) correspond axis by axis; where they do not (a full machine whose shape
+// differs from the grid's), a cut may split a slab, and every cell still gets a place near
+// its neighbours. owner[grid cell] = its torus cell.
+class DualBisection {
+ public:
+  DualBisection(const std::vector<int>& grid, const std::vector<int>& torus, int capacity)
+      : grid_(grid), torus_(torus), capacity_(capacity) {}
+
+  std::vector<int> run() {
+    long long cells = 1;
+    for (int extent : grid_) cells *= extent;
+    owner_.assign(static_cast<std::size_t>(cells), -1);
+    coordinates_.resize(static_cast<std::size_t>(cells) * grid_.size());
+    points_.resize(static_cast<std::size_t>(cells));
+    for (long long cell = 0; cell < cells; ++cell) {
+      points_[cell] = static_cast<int>(cell);
+      long long rest = cell;
+      for (std::size_t a = 0; a < grid_.size(); ++a) {
+        coordinates_[cell * grid_.size() + a] = static_cast<int>(rest % grid_[a]);
+        rest /= grid_[a];
+      }
+    }
+    std::vector<int> tlo(torus_.size(), 0), thi = torus_;
+    split(0, points_.size(), tlo, thi);
+    return owner_;
+  }
+
+ private:
+  int coordinate(int cell, std::size_t axis) const {
+    return coordinates_[static_cast<std::size_t>(cell) * grid_.size() + axis];
+  }
+
+  void split(std::size_t begin, std::size_t end, std::vector<int>& tlo, std::vector<int>& thi) {
+    if (begin == end) return;
+    const long long places = volume(tlo, thi);
+    if (places == 1) {
+      int torusCell = 0;
+      for (std::size_t a = torus_.size(); a-- > 0;) torusCell = torusCell * torus_[a] + tlo[a];
+      for (std::size_t i = begin; i < end; ++i) owner_[points_[i]] = torusCell;
+      return;
+    }
+    const int ta = axesByCutRule(torus_, tlo, thi).front();
+    const int tmid = tlo[ta] + (thi[ta] - tlo[ta]) / 2;
+    const long long lowerPlaces = places / (thi[ta] - tlo[ta]) * (tmid - tlo[ta]);
+    const long long c1 = lowerPlaces * capacity_, c2 = (places - lowerPlaces) * capacity_;
+    // The grid part's bounding box and its longest axis.
+    std::vector<int> glo(grid_.size(), std::numeric_limits<int>::max()), ghi(grid_.size(), 0);
+    for (std::size_t i = begin; i < end; ++i)
+      for (std::size_t a = 0; a < grid_.size(); ++a) {
+        glo[a] = std::min(glo[a], coordinate(points_[i], a));
+        ghi[a] = std::max(ghi[a], coordinate(points_[i], a) + 1);
+      }
+    const std::size_t ga = static_cast<std::size_t>(axesByCutRule(grid_, glo, ghi).front());
+    const long long n = static_cast<long long>(end - begin);
+    const double ideal =
+        static_cast<double>(n) * static_cast<double>(c1) / static_cast<double>(c1 + c2);
+    const long long lower =
+        std::clamp(static_cast<long long>(ideal + 0.5), std::max(0LL, n - c2), std::min(n, c1));
+    const std::size_t mid = begin + static_cast<std::size_t>(lower);
+    std::nth_element(points_.begin() + static_cast<long>(begin),
+                     points_.begin() + static_cast<long>(mid),
+                     points_.begin() + static_cast<long>(end), [&](int x, int y) {
+                       const int cx = coordinate(x, ga), cy = coordinate(y, ga);
+                       return cx != cy ? cx < cy : x < y;
+                     });
+    const int tend = thi[ta];
+    thi[ta] = tmid;
+    split(begin, mid, tlo, thi);
+    thi[ta] = tend;
+    const int tbegin = tlo[ta];
+    tlo[ta] = tmid;
+    split(mid, end, tlo, thi);
+    tlo[ta] = tbegin;
+  }
+
+  const std::vector<int>& grid_;
+  const std::vector<int>& torus_;
+  int capacity_;
+  std::vector<int> owner_, coordinates_, points_;
+};
 
 class GeometricMapper : public InitialMapper {
  public:
@@ -105,7 +214,7 @@ class GeometricMapper : public InitialMapper {
     const std::vector<int> grid = c.grid.empty() ? *detectProcessGrid(c.problem) : c.grid;
     const int slots = c.allocation.slotsPerNode();
     c.allocation.checkFits(c.problem.tasks, "geometric start");
-    const std::vector<int> nodes = boxNodesInBisectionOrder(c.machine, c.box);
+    const Torus torus = torusOf(c.machine, c.box);
     Mapping m(std::vector<int>(c.problem.tasks));
     if (slots > 1) m.slotOfTask.resize(c.problem.tasks);
     // K ranks per node: blocks of K cells share a node. Fold K into the grid's axes (each prime
@@ -113,7 +222,7 @@ class GeometricMapper : public InitialMapper {
     // nodes, so that the nodes see the coarse grid's neighbours one hop apart.
     std::vector<int> block(grid.size(), 1), coarse = grid;
     int rest = slots;
-    for (int p = 2; rest > 1; ++p)
+    for (int p = 2; rest > 1 && p <= rest; ++p)
       while (rest % p == 0) {
         int axis = -1;
         for (std::size_t a = 0; a < coarse.size(); ++a)
@@ -125,32 +234,35 @@ class GeometricMapper : public InitialMapper {
         rest /= p;
       }
     if (rest == 1) {
-      const std::vector<int> order = bisectionOrder(coarse);
-      for (std::size_t i = 0; i < order.size(); ++i) {
-        // Cell (coarse coordinate x block + offset) for each offset in the block, x fastest.
+      const std::vector<int> owner = DualBisection(coarse, torus.extents, 1).run();
+      for (std::size_t i = 0; i < owner.size(); ++i) {
+        // The block's cells: coarse coordinate x block + offset on each axis, x fastest.
         std::vector<int> base(grid.size());
-        for (std::size_t a = 0, left = order[i]; a < grid.size(); ++a) {
+        std::size_t left = i;
+        for (std::size_t a = 0; a < grid.size(); ++a) {
           base[a] = static_cast<int>(left % coarse[a]) * block[a];
           left /= coarse[a];
         }
         for (int slot = 0; slot < slots; ++slot) {
           int cell = 0;
-          for (std::size_t a = grid.size(), offset = slot, stride = slots; a-- > 0;) {
+          std::size_t offset = slot, stride = slots;
+          for (std::size_t a = grid.size(); a-- > 0;) {
             stride /= block[a];
             cell = cell * grid[a] + base[a] + static_cast<int>(offset / stride);
             offset %= stride;
           }
-          m.nodeOfTask[cell] = nodes[i];
+          m.nodeOfTask[cell] = torus.node[owner[i]];
           if (slots > 1) m.slotOfTask[cell] = slot;
         }
       }
       return m;
     }
-    // K does not divide the grid: the i-th cell in bisection order takes the i-th slot.
-    const std::vector<int> cells = bisectionOrder(grid);
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-      m.nodeOfTask[cells[i]] = nodes[i / slots];
-      if (slots > 1) m.slotOfTask[cells[i]] = static_cast<int>(i % slots);
+    // K does not divide the grid: K cells per node, in the order the bisection assigns them.
+    const std::vector<int> owner = DualBisection(grid, torus.extents, slots).run();
+    std::vector<int> used(torus.node.size(), 0);
+    for (std::size_t cell = 0; cell < owner.size(); ++cell) {
+      m.nodeOfTask[cell] = torus.node[owner[cell]];
+      m.slotOfTask[cell] = used[owner[cell]]++;
     }
     return m;
   }
