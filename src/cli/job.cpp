@@ -94,7 +94,7 @@ Mapping Job::start(const std::string& init, ObjectiveKind objective, const Sched
     return mapping;
   }
   if (init == "random") return mapping("random:" + std::to_string(seed));
-  if (init == "geometric") {  // a start that is not a mapping name
+  if (init == "geometric" || init == "graph") {  // starts that are not mapping names
     const InitialMapper& mapper = *findInitialMapper(init);
     const StartContext context = startContext(grid);
     const std::string why = mapper.whyNot(context);

@@ -6,8 +6,7 @@
 #include <set>
 
 #include "tac3map/initial/initial_mapper.hpp"
-#include "tac3map/io/error.hpp"
-#include "tac3map/network/tofu_view.hpp"
+#include "tac3map/initial/target_torus.hpp"
 
 namespace tac3map {
 namespace {
@@ -64,33 +63,6 @@ void bisect(const std::vector<int>& extents, std::vector<int>& lo, std::vector<i
   lo[longest] = mid;
   bisect(extents, lo, hi, out);
   lo[longest] = begin;
-}
-
-// The torus a grid is laid onto: Tofu's logical 3D torus when the machine has one, else the
-// box's own axes; node[cell] is the box node of a torus cell (linear index, first axis fastest).
-struct Torus {
-  std::vector<int> extents;
-  std::vector<int> node;
-};
-
-Torus torusOf(const Machine& machine, const Box& box) {
-  try {
-    const LogicalTorus view = tofuLogicalTorus(machine, box);
-    return {{view.size[0], view.size[1], view.size[2]}, view.node};
-  } catch (const InputError&) {
-    // not a Tofu machine: the box's axes are the torus
-  }
-  Torus torus{box.shape, {}};
-  for (int cell = 0; cell < box.nodeCount; ++cell) {
-    std::vector<int> coordinates;
-    int rest = cell;
-    for (int extent : box.shape) {
-      coordinates.push_back(rest % extent);
-      rest /= extent;
-    }
-    torus.node.push_back(box.nodeAt(coordinates));
-  }
-  return torus;
 }
 
 long long volume(const std::vector<int>& lo, const std::vector<int>& hi) {
@@ -214,7 +186,7 @@ class GeometricMapper : public InitialMapper {
     const std::vector<int> grid = c.grid.empty() ? *detectProcessGrid(c.problem) : c.grid;
     const int slots = c.allocation.slotsPerNode();
     c.allocation.checkFits(c.problem.tasks, "geometric start");
-    const Torus torus = torusOf(c.machine, c.box);
+    const TargetTorus torus = targetTorusOf(c.machine, c.box);
     Mapping m(std::vector<int>(c.problem.tasks));
     if (slots > 1) m.slotOfTask.resize(c.problem.tasks);
     // K ranks per node: blocks of K cells share a node. Fold K into the grid's axes (each prime

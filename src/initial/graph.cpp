@@ -1,0 +1,142 @@
+// The graph start (--init graph): Scotch's static mapping (dual recursive bipartitioning of
+// the communication graph and of the target torus) through libscotch's library API. The
+// graph's vertices are the ranks, an edge joins two ranks that exchange messages, weighted by
+// their bytes (both ways, over the whole trace); the target is Scotch's torus (or mesh, where
+// the torus's axes do not close) of targetTorusOf's extents. Scotch balances ranks over
+// nodes within a tolerance; ranks above a node's K slots then move to the nearest node with a
+// free slot, so the result is always valid.
+#include <scotch/scotch.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+
+#include "tac3map/initial/initial_mapper.hpp"
+#include "tac3map/initial/target_torus.hpp"
+
+namespace tac3map {
+namespace {
+
+// Scotch's torus and mesh targets have at most this many axes (SCOTCH_archTorusX).
+constexpr std::size_t kScotchMaxAxes = 5;
+// Edge weights are scaled to 1..kMaxEdgeWeight so that Scotch's 32-bit sums cannot overflow.
+constexpr std::uint64_t kMaxEdgeWeight = 64;
+
+class GraphMapper : public InitialMapper {
+ public:
+  const char* name() const override { return "graph"; }
+  std::string whyNot(const StartContext& c) const override {
+    if (!c.allocation.isWholeBox()) return "the job is a node table, not a box";
+    if (c.problem.realCommunications == 0) return "the trace has no messages between ranks";
+    if (targetTorusOf(c.machine, c.box).extents.size() > kScotchMaxAxes)
+      return "Scotch's torus targets have at most 5 axes";
+    return {};
+  }
+  Mapping build(const StartContext& c) const override;
+};
+
+// libscotch's objects for one mapping, freed in reverse order. The context makes the run
+// reproducible: one thread, Scotch's deterministic option, a fixed random seed (without it,
+// two calls in one process gave two different maps).
+struct Scotch {
+  SCOTCH_Context context;
+  SCOTCH_Graph graph, bound;
+  SCOTCH_Arch arch;
+  SCOTCH_Strat strat;
+  Scotch() {
+    SCOTCH_contextInit(&context);
+    SCOTCH_contextOptionSetNum(&context, SCOTCH_OPTIONNUMDETERMINISTIC, 1);
+    SCOTCH_contextRandomSeed(&context, 1);
+    SCOTCH_contextThreadSpawn(&context, 1, nullptr);
+    SCOTCH_graphInit(&graph);
+    SCOTCH_graphInit(&bound);
+    SCOTCH_archInit(&arch);
+    SCOTCH_stratInit(&strat);
+  }
+  ~Scotch() {
+    SCOTCH_stratExit(&strat);
+    SCOTCH_archExit(&arch);
+    SCOTCH_graphExit(&bound);
+    SCOTCH_graphExit(&graph);
+    SCOTCH_contextExit(&context);
+  }
+};
+
+Mapping GraphMapper::build(const StartContext& c) const {
+  const int tasks = c.problem.tasks, slots = c.allocation.slotsPerNode();
+  c.allocation.checkFits(tasks, "graph start");
+  // Undirected edges with summed bytes, then CSR with weights scaled to 1..kMaxEdgeWeight.
+  std::map<std::pair<int, int>, std::uint64_t> bytes;
+  for (std::size_t m = 0; m < c.problem.realCommunications; ++m) {
+    const int a = c.problem.src[m], b = c.problem.dst[m];
+    if (a != b) bytes[{std::min(a, b), std::max(a, b)}] += c.problem.bytes[m];
+  }
+  std::uint64_t heaviest = 1;
+  for (const auto& [pair, b] : bytes) heaviest = std::max(heaviest, b);
+  std::vector<std::vector<std::pair<SCOTCH_Num, SCOTCH_Num>>> adjacent(tasks);
+  for (const auto& [pair, b] : bytes) {
+    const auto w = static_cast<SCOTCH_Num>(1 + (b * (kMaxEdgeWeight - 1)) / heaviest);
+    adjacent[pair.first].push_back({pair.second, w});
+    adjacent[pair.second].push_back({pair.first, w});
+  }
+  std::vector<SCOTCH_Num> start(tasks + 1, 0), ends, weights;
+  for (int v = 0; v < tasks; ++v) {
+    for (const auto& [u, w] : adjacent[v]) {
+      ends.push_back(u);
+      weights.push_back(w);
+    }
+    start[v + 1] = static_cast<SCOTCH_Num>(ends.size());
+  }
+  const TargetTorus torus = targetTorusOf(c.machine, c.box);
+  Scotch s;
+  std::vector<SCOTCH_Num> extents(torus.extents.begin(), torus.extents.end());
+  const bool closed =
+      std::all_of(torus.closed.begin(), torus.closed.end(), [](bool b) { return b; });
+  std::vector<SCOTCH_Num> part(tasks, 0);
+  if (SCOTCH_graphBuild(&s.graph, 0, tasks, start.data(), start.data() + 1, nullptr, nullptr,
+                        static_cast<SCOTCH_Num>(ends.size()), ends.data(), weights.data()) != 0 ||
+      SCOTCH_contextBindGraph(&s.context, &s.graph, &s.bound) != 0 ||
+      (closed ? SCOTCH_archTorusX(&s.arch, static_cast<SCOTCH_Num>(extents.size()), extents.data())
+              : SCOTCH_archMeshX(&s.arch, static_cast<SCOTCH_Num>(extents.size()),
+                                 extents.data())) != 0 ||
+      SCOTCH_graphMap(&s.bound, &s.arch, &s.strat, part.data()) != 0)
+    throw std::runtime_error("libscotch failed to map the communication graph");
+  // Terminal t of Scotch's torus is cell t (first axis fastest). Ranks beyond a node's K slots
+  // go, in rank order, to the free slot nearest (by hops) to the node Scotch chose.
+  const int cells = static_cast<int>(torus.node.size());
+  std::vector<int> used(cells, 0);
+  Mapping m(std::vector<int>(tasks, -1));
+  if (slots > 1) m.slotOfTask.assign(tasks, 0);
+  std::vector<int> overflow;
+  for (int v = 0; v < tasks; ++v) {
+    const int cell = static_cast<int>(part[v]);
+    if (used[cell] == slots) {
+      overflow.push_back(v);
+      continue;
+    }
+    m.nodeOfTask[v] = torus.node[cell];
+    if (slots > 1) m.slotOfTask[v] = used[cell];
+    ++used[cell];
+  }
+  for (int v : overflow) {
+    const int wanted = torus.node[part[v]];
+    int best = -1;
+    for (int cell = 0; cell < cells; ++cell)
+      if (used[cell] < slots && (best < 0 || c.router.hops(wanted, torus.node[cell]) <
+                                                 c.router.hops(wanted, torus.node[best])))
+        best = cell;
+    m.nodeOfTask[v] = torus.node[best];
+    if (slots > 1) m.slotOfTask[v] = used[best];
+    ++used[best];
+  }
+  return m;
+}
+
+}  // namespace
+
+std::unique_ptr<InitialMapper> makeGraphMapper() {
+  return std::make_unique<GraphMapper>();
+}
+
+}  // namespace tac3map
