@@ -42,42 +42,32 @@ TEST(Geometric, DetectsTheGridOfStencilsAndNothingElse) {
       makeProblem(extractCcs(testing::traceFromText(generateRandomTrace(random))))));
 }
 
-// Cells of two grids whose extents are a permutation of each other, taken in bisection order
-// side by side, correspond by that permutation of coordinates (also through odd cuts).
-TEST(Geometric, BisectionOrdersOfPermutedGridsCorrespondAxisByAxis) {
+double averageHops(const Problem& p, const Router& router, const Mapping& m);
+
+// A periodic stencil on a torus machine whose extents are the grid's in any order (odd and
+// even, so that uneven halves occur): the geometric map puts every message one hop away.
+TEST(Geometric, EmbedsPermutedShapesOneHopApart) {
   Rng rng(3);
-  for (int draw = 0; draw < 40; ++draw) {
-    std::vector<int> a(2 + rng.below(3));
-    for (int& e : a) e = 1 + static_cast<int>(rng.below(7));
-    std::vector<int> perm(a.size());
-    std::iota(perm.begin(), perm.end(), 0);
-    for (std::size_t i = perm.size() - 1; i > 0; --i) std::swap(perm[i], perm[rng.below(i + 1)]);
-    std::vector<int> b(a.size());
-    for (std::size_t i = 0; i < a.size(); ++i) b[perm[i]] = a[i];
-    const std::vector<int> oa = bisectionOrder(a), ob = bisectionOrder(b);
-    ASSERT_EQ(oa.size(), ob.size());
-    std::vector<int> sorted = oa;
-    std::sort(sorted.begin(), sorted.end());
-    for (std::size_t i = 0; i < sorted.size(); ++i) ASSERT_EQ(sorted[i], static_cast<int>(i));
-    // Axis k of a is the j-th of its extent in a; it lands on the j-th axis of b of that
-    // extent (bisectionOrder breaks ties by whole extent, then index).
-    std::vector<int> image(a.size());
-    for (std::size_t k = 0; k < a.size(); ++k) {
-      const auto rank = std::count(a.begin(), a.begin() + static_cast<long>(k), a[k]);
-      for (std::size_t m = 0, seen = 0; m < b.size(); ++m)
-        if (b[m] == a[k] && seen++ == static_cast<std::size_t>(rank))
-          image[k] = static_cast<int>(m);
+  const auto mapper = makeGeometricMapper();
+  for (int draw = 0; draw < 24; ++draw) {
+    std::vector<int> grid(2 + rng.below(2));
+    for (int& e : grid) e = 3 + static_cast<int>(rng.below(5));
+    std::vector<int> torus = grid;
+    for (std::size_t i = torus.size() - 1; i > 0; --i) std::swap(torus[i], torus[rng.below(i + 1)]);
+    const Machine machine = testing::simpleMachine(torus, std::vector<bool>(torus.size(), true));
+    std::string shape;
+    for (int e : torus) {
+      if (!shape.empty()) shape += 'x';
+      shape += std::to_string(e);
     }
-    const auto coordinates = [](int cell, const std::vector<int>& extents) {
-      std::vector<int> c;
-      for (int extent : extents) c.push_back(cell % extent), cell /= extent;
-      return c;
-    };
-    for (std::size_t i = 0; i < oa.size(); ++i) {
-      const std::vector<int> ca = coordinates(oa[i], a), cb = coordinates(ob[i], b);
-      for (std::size_t k = 0; k < a.size(); ++k)
-        ASSERT_EQ(cb[image[k]], ca[k]) << "draw " << draw << " cell " << i << " axis " << k;
-    }
+    const Box box = makeBox(machine, shape);
+    const Router router(machine, box);
+    const Problem p = stencilProblem(grid, grid.size() == 2 ? 5 : 7, true);
+    const Allocation whole = Allocation::wholeBox(box.nodeCount);
+    const Mapping m = mapper->build({machine, box, p, router, whole, {}});
+    checkMapping(m, box, "geometric");
+    EXPECT_DOUBLE_EQ(averageHops(p, router, m), 1.0)
+        << "grid " << grid[0] << "x" << grid[1] << " on " << shape;
   }
 }
 

@@ -37,42 +37,17 @@ long long messagesInside(const Problem& problem, const std::vector<int>& extents
   return inside;
 }
 
-void bisect(const std::vector<int>& extents, std::vector<int>& lo, std::vector<int>& hi,
-            std::vector<int>& out) {
-  // The longest axis; on a tie the one of larger whole extent, then the first. (Not just the
-  // first: two grids whose extents are a permutation of each other must cut corresponding
-  // axes at every step, also in the uneven halves of an odd cut, so a tie must be broken by
-  // something the permutation carries along.)
-  std::size_t longest = 0;
-  for (std::size_t a = 1; a < extents.size(); ++a) {
-    const int length = hi[a] - lo[a], best = hi[longest] - lo[longest];
-    if (length > best || (length == best && extents[a] > extents[longest])) longest = a;
-  }
-  if (hi[longest] - lo[longest] <= 1) {
-    int index = 0;
-    for (std::size_t a = extents.size(); a-- > 0;) index = index * extents[a] + lo[a];
-    out.push_back(index);
-    return;
-  }
-  const int mid = lo[longest] + (hi[longest] - lo[longest]) / 2;
-  const int end = hi[longest];
-  hi[longest] = mid;
-  bisect(extents, lo, hi, out);
-  hi[longest] = end;
-  const int begin = lo[longest];
-  lo[longest] = mid;
-  bisect(extents, lo, hi, out);
-  lo[longest] = begin;
-}
-
 long long volume(const std::vector<int>& lo, const std::vector<int>& hi) {
   long long cells = 1;
   for (std::size_t a = 0; a < lo.size(); ++a) cells *= hi[a] - lo[a];
   return cells;
 }
 
-// Axes of the sub-box [lo, hi) by the cut rule of bisect(): longest first, then larger whole
-// extent, then lower index.
+// Axes of the sub-box [lo, hi) in the order a cut prefers them: longest first; on a tie the
+// one of larger whole extent, then the first. (Not just the first: a grid and a torus whose
+// extents are a permutation of each other must cut corresponding axes at every step, also in
+// the uneven halves of an odd cut, so a tie must be broken by something the permutation
+// carries along.)
 std::vector<int> axesByCutRule(const std::vector<int>& extents, const std::vector<int>& lo,
                                const std::vector<int>& hi) {
   std::vector<int> axes(extents.size());
@@ -84,14 +59,13 @@ std::vector<int> axesByCutRule(const std::vector<int>& extents, const std::vecto
   return axes;
 }
 
-// Dual recursive bisection: the torus box is cut in halves along its longest axis (the cut
-// rule of bisect()); the grid's cells are cut along the longest axis of their bounding box
-// into the part each half can hold (`capacity` cells per torus cell), in proportion to the
-// halves' capacities: the lowest cells along that axis go with the lower half. Where the
-// grid's slabs fit the halves, a cut takes whole slabs, so grids and tori of the same extents
-// (in any order) correspond axis by axis; where they do not (a full machine whose shape
-// differs from the grid's), a cut may split a slab, and every cell still gets a place near
-// its neighbours. owner[grid cell] = its torus cell.
+// Dual recursive bisection: the torus box is cut in halves along its longest axis; the grid's cells
+// are cut along the longest axis of their bounding box into the part each half can hold (`capacity`
+// cells per torus cell), in proportion to the halves' capacities: the lowest cells along that axis
+// go with the lower half. Where the grid's slabs fit the halves, a cut takes whole slabs, so grids
+// and tori of the same extents (in any order) correspond axis by axis; where they do not (a full
+// machine whose shape differs from the grid's), a cut may split a slab, and every cell still gets a
+// place near its neighbours. owner[grid cell] = its torus cell.
 class DualBisection {
  public:
   DualBisection(const std::vector<int>& grid, const std::vector<int>& torus, int capacity)
@@ -282,15 +256,6 @@ std::optional<std::vector<int>> detectProcessGrid(const Problem& problem) {
   };
   extend(extend);
   return best;
-}
-
-std::vector<int> bisectionOrder(const std::vector<int>& extents) {
-  std::vector<int> lo(extents.size(), 0), hi = extents, out;
-  long long cells = 1;
-  for (int extent : extents) cells *= extent;
-  out.reserve(static_cast<std::size_t>(cells));
-  if (cells > 0) bisect(extents, lo, hi, out);
-  return out;
 }
 
 std::unique_ptr<InitialMapper> makeGeometricMapper() {
