@@ -89,8 +89,8 @@ TieBreakResult descend(const Problem& problem, const Router& router, const Mappi
       for (int slot = 0; slot < slots; ++slot) {
         const int position = node * slots + slot;
         const Move move = placement.makeMove(task, position);
-        // The annealer ends in a local minimum of (objective, pairs): only moves that do not
-        // lengthen routes are worth the engine's time.
+        // Only moves that do not lengthen routes go to the engine: the descent is for ties, and
+        // a longer route rarely lowers tac3 where the annealer has already searched.
         const std::int64_t hops = hopDelta(move);
         if (hops > 0) continue;
         const auto before = state.value();
