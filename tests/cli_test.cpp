@@ -786,6 +786,9 @@ TEST_F(Cli, PlatformHostfileWithoutATrace) {
   for (const char* name : {"k2.map", "a.xml", "a.txt", "b.xml", "b.txt"}) fs::remove(out(name));
   expectCleanFailure(
       box + "--ranks 63 " + k2 + " -o " + out("c.xml") + " --hostfile " + out("c.txt"), "k2.map");
+  expectCleanFailure(box + "--ranks 64 --trace examples/cg64-sendrecv.trace " + k2 + " -o " +
+                         out("c.xml") + " --hostfile " + out("c.txt"),
+                     "--ranks and --trace both give the number of ranks");
 }
 
 TEST_F(Cli, ConvertToSimgridTiReadsBackAsTheSameCcs) {

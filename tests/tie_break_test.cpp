@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "tac3map/gen/cg_pattern.hpp"
 #include "tac3map/model/model.hpp"
 #include "tac3map/search/annealer.hpp"
@@ -16,6 +18,8 @@
 
 namespace tac3map {
 namespace {
+
+constexpr std::uint64_t kUnlimited = ~std::uint64_t{0};
 
 Mapping moved(const Problem& problem, int nodes, const Mapping& from, int task, int position) {
   Placement placement(problem, nodes, from);
@@ -44,7 +48,7 @@ TEST(TieBreak, NoSingleMoveImprovesTheKeyAsTheReferenceComputesIt) {
                    " overlap " + overlapName(c.overlap) + " draw " + std::to_string(draw));
       const Mapping start = randomMapping(tasks, box, rng.below(1u << 30), c.k);
       Schedule schedule;
-      const TieBreakResult result = breakTac3Ties(problem, router, start, schedule);
+      const TieBreakResult result = breakTac3Ties(problem, router, start, schedule, kUnlimited);
       checkMapping(result.mapping, box, "tie-break", c.k);
       const ExactScores before = evaluateExact(problem, router, start);
       const ExactScores after = evaluateExact(problem, router, result.mapping);
@@ -75,9 +79,9 @@ TEST(TieBreak, BothEnginesEndAtTheSameMapping) {
     const Mapping start = randomMapping(64, box, seed);
     Schedule schedule;
     schedule.tac3Engine = Tac3Engine::General;
-    const TieBreakResult general = breakTac3Ties(problem, router, start, schedule);
+    const TieBreakResult general = breakTac3Ties(problem, router, start, schedule, kUnlimited);
     schedule.tac3Engine = Tac3Engine::Compact;
-    const TieBreakResult compact = breakTac3Ties(problem, router, start, schedule);
+    const TieBreakResult compact = breakTac3Ties(problem, router, start, schedule, kUnlimited);
     EXPECT_EQ(general.mapping.nodeOfTask, compact.mapping.nodeOfTask);
     EXPECT_EQ(general.moves, compact.moves);
     EXPECT_EQ(general.trials, compact.trials);
@@ -106,25 +110,56 @@ TEST(TieBreak, SearchAtTheBoundEndsWithShorterRoutes) {
   EXPECT_EQ(without.tieBreakMoves, 0u);
 }
 
-// Large boxes try the nodes near a task's partners only; the key still never rises and the
-// result stays on the allocation.
-TEST(TieBreak, LocalCandidatesOnALargeBoxKeepTheAllocation) {
+// Allocations of more than kTieBreakAllPositions slots try the nodes near a task's partners
+// only: far fewer candidates than every position (which this test would see in `examined`);
+// the key still never rises and the result stays on the allocation.
+TEST(TieBreak, LocalCandidatesOnALargeAllocation) {
   const Machine k = loadMachine(testing::sourcePath("topologies/k-computer.json"));
-  const Box box = makeBox(k, "4x4x4x2x3x2");  // 768 nodes > kTieBreakAllPositions
+  const Box box = makeBox(k, "4x4x6x2x3x2");
   const Router router(k, box);
   CgOptions cg;
   cg.ranks = 64;
   const Problem problem = generateCgProblem(cg);
   Schedule schedule;
-  std::vector<int> everyThird;
-  for (int node = 0; node < box.nodeCount; node += 3) everyThird.push_back(node);
-  schedule.allocation = Allocation::ofNodes(everyThird, box.nodeCount);
+  std::vector<int> everyOther;
+  for (int node = 0; node < box.nodeCount; node += 2) everyOther.push_back(node);
+  ASSERT_GT(static_cast<int>(everyOther.size()), kTieBreakAllPositions);
+  schedule.allocation = Allocation::ofNodes(everyOther, box.nodeCount);
   const Mapping start = schedule.allocation.block(64);
-  const TieBreakResult result = breakTac3Ties(problem, router, start, schedule);
+  const TieBreakResult result = breakTac3Ties(problem, router, start, schedule, kUnlimited);
   EXPECT_GT(result.moves, 0u);
-  for (int node : result.mapping.nodeOfTask) EXPECT_EQ(node % 3, 0);
+  // Every position would be 64 tasks x 575 other nodes per pass; near the partners (at most a
+  // few partners, each node and its 12 neighbours) it is under a fifth of that.
+  EXPECT_LT(result.examined, static_cast<std::uint64_t>(result.passes) * 64 * 575 / 5);
+  for (int node : result.mapping.nodeOfTask) EXPECT_EQ(node % 2, 0);
   EXPECT_FALSE(isBetter(evaluateExact(problem, router, start),
                         evaluateExact(problem, router, result.mapping), ObjectiveKind::Tac3));
+}
+
+// The budget bounds the work whatever the pattern: the descent stops once it has visited that
+// many communications (at most one candidate's worth more), with the key never above the
+// start's.
+TEST(TieBreak, StopsWhenItsBudgetIsSpent) {
+  const Machine fx10 = testing::fx10();
+  const Box box = makeBox(fx10, "2x2x2x2x3x2");
+  const Router router(fx10, box);
+  CgOptions cg;
+  cg.ranks = 64;
+  const Problem problem = generateCgProblem(cg);
+  const Mapping start = randomMapping(64, box, 9);
+  const TieBreakResult full = breakTac3Ties(problem, router, start, Schedule{}, kUnlimited);
+  ASSERT_GT(full.work, 10000u);
+  const TieBreakResult cut = breakTac3Ties(problem, router, start, Schedule{}, 10000);
+  EXPECT_GE(cut.work, 10000u);
+  // One candidate costs its two tasks' communications, once for hops and once for the engine.
+  std::vector<std::uint64_t> incident(64, 0);
+  for (std::size_t c = 0; c < problem.communicationCount(); ++c)
+    ++incident[problem.src[c]], ++incident[problem.dst[c]];
+  const std::uint64_t most = *std::max_element(incident.begin(), incident.end());
+  EXPECT_LT(cut.work, 10000u + 4 * most);
+  EXPECT_LT(cut.examined, full.examined);
+  EXPECT_FALSE(isBetter(evaluateExact(problem, router, start),
+                        evaluateExact(problem, router, cut.mapping), ObjectiveKind::Tac3));
 }
 
 }  // namespace

@@ -58,6 +58,8 @@ int runPlatform(const PlatformOptions& o) {
     throw InputError("--trace " + o.trace + " is only used for --hostfile, which is missing");
   if (o.hostfile.empty() && o.ranks > 0)
     throw InputError("--ranks is only used for --hostfile, which is missing");
+  if (o.ranks > 0 && !o.trace.empty())
+    throw InputError("--ranks and --trace both give the number of ranks: give one");
   std::vector<StagedFile> outputs;
   const Router router(machine, box);
   outputs.emplace_back(o.output, platformXml(machine, box, router));

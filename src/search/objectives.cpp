@@ -46,7 +46,8 @@ SearchResult tac3Search(const Problem& problem, const Router& router, const Mapp
           : detail::annealWith<Tac3Objective>(problem, router, initial, schedule, seed, reference,
                                               bound, schedule.earlyStop, progress);
   if (schedule.breakTies && result.stopped != "nothing-to-optimize") {
-    TieBreakResult ties = breakTac3Ties(problem, router, result.best, schedule);
+    TieBreakResult ties = breakTac3Ties(problem, router, result.best, schedule,
+                                        tieBreakBudget(problem, result.trials));
     result.best = std::move(ties.mapping);
     result.tieBreakMoves = ties.moves;
   }

@@ -1,5 +1,7 @@
 #include "tac3map/search/tie_break.hpp"
 
+#include <algorithm>
+
 #include "tac3map/io/error.hpp"
 #include "tac3map/search/incremental.hpp"
 #include "tac3map/search/incremental_compact.hpp"
@@ -61,7 +63,7 @@ class Candidates {
 
 template <class Objective>
 TieBreakResult descend(const Problem& problem, const Router& router, const Mapping& start,
-                       const Allocation& allocation) {
+                       const Allocation& allocation, std::uint64_t budget) {
   TieBreakResult result;
   Objective state(problem, router, start);
   const Placement& placement = state.placement();
@@ -80,6 +82,11 @@ TieBreakResult descend(const Problem& problem, const Router& router, const Mappi
     });
     return delta;
   };
+  const auto incidentCount = [&](int task) -> std::uint64_t {
+    return task < 0 ? 0
+                    : static_cast<std::uint64_t>(placement.incidentEnd(task) -
+                                                 placement.incidentBegin(task));
+  };
   // A rise of the objective is never taken: the engine may stop as soon as it sees one.
   const auto noRise = [] { return 0.0; };
   // Tries `task` on its candidate positions; makes the first move that lowers the key.
@@ -88,7 +95,11 @@ TieBreakResult descend(const Problem& problem, const Router& router, const Mappi
       if (node == placement.nodeOf(task)) continue;  // slots of one node: same loads
       for (int slot = 0; slot < slots; ++slot) {
         const int position = node * slots + slot;
+        if (result.work >= budget) return false;
         const Move move = placement.makeMove(task, position);
+        const std::uint64_t cost = incidentCount(move.task) + incidentCount(move.other);
+        ++result.examined;
+        result.work += cost;
         // Only moves that do not lengthen routes go to the engine: the descent is for ties, and
         // a longer route rarely lowers tac3 where the annealer has already searched.
         const std::int64_t hops = hopDelta(move);
@@ -96,6 +107,7 @@ TieBreakResult descend(const Problem& problem, const Router& router, const Mappi
         const auto before = state.value();
         const std::uint64_t pairsBefore = state.secondary();
         ++result.trials;
+        result.work += cost;
         if (!state.propose(task, position, noRise)) continue;
         const auto after = state.proposedValue();
         const std::uint64_t pairsAfter = state.proposedSecondary();
@@ -114,7 +126,7 @@ TieBreakResult descend(const Problem& problem, const Router& router, const Mappi
     return false;
   };
   bool moved = true;
-  while (moved && result.passes < kTieBreakMaxPasses) {
+  while (moved && result.passes < kTieBreakMaxPasses && result.work < budget) {
     moved = false;
     ++result.passes;
     for (int task = 0; task < problem.tasks; ++task) moved |= improve(task);
@@ -125,14 +137,22 @@ TieBreakResult descend(const Problem& problem, const Router& router, const Mappi
 
 }  // namespace
 
+std::uint64_t tieBreakBudget(const Problem& problem, std::uint64_t searchTrials) {
+  const double perTrial =
+      problem.tasks > 0 ? 2.0 * static_cast<double>(problem.communicationCount()) / problem.tasks
+                        : 1.0;
+  return std::max(kTieBreakMinWork,
+                  static_cast<std::uint64_t>(static_cast<double>(searchTrials) * perTrial));
+}
+
 TieBreakResult breakTac3Ties(const Problem& problem, const Router& router, const Mapping& start,
-                             const Schedule& schedule) {
+                             const Schedule& schedule, std::uint64_t budget) {
   const bool fits = CompactTac3Objective::fits(problem, router);
   if (schedule.tac3Engine == Tac3Engine::Compact && !fits)
     throw InputError("the compact tac3 engine cannot evaluate this problem on this box");
   if (fits && schedule.tac3Engine != Tac3Engine::General)
-    return descend<CompactTac3Objective>(problem, router, start, schedule.allocation);
-  return descend<Tac3Objective>(problem, router, start, schedule.allocation);
+    return descend<CompactTac3Objective>(problem, router, start, schedule.allocation, budget);
+  return descend<Tac3Objective>(problem, router, start, schedule.allocation, budget);
 }
 
 }  // namespace tac3map

@@ -1,6 +1,6 @@
-// A mapping by name or by file, as every command takes it: the launcher placements and the
-// Tofu view by name, else a rank-map file of any format (rankmap.hpp). Above both the
-// placements (mapping.hpp, tofu_view.hpp) and the file formats.
+// A mapping by name or by file, as every command takes it: the launcher placements
+// (mapping.hpp) and the Tofu logical torus order (tofu-default, built here on tofu_view.hpp's
+// view) by name, else a rank-map file of any format (rankmap.hpp).
 #pragma once
 
 #include <cstdint>

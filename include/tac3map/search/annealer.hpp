@@ -1,5 +1,5 @@
 // Simulated annealing over mappings (the paper's solver). The energy is the exact objective
-// divided by objective.hpp's referenceValue, so one schedule suits every objective. Ties of
+// divided by objectives.hpp's referenceValue, so one schedule suits every objective. Ties of
 // the exact objective are broken by the engine's secondary term (tac3: link-sharing pairs),
 // which never makes a mapping with a worse objective look better.
 #pragma once
@@ -22,7 +22,7 @@ SearchResult anneal(const Problem& problem, const Router& router, ObjectiveKind 
 // anneal() with `seed`); `threads` workers take chains in turn. The winner is the chain whose
 // best mapping has the lowest exact objective, the lowest chain index on ties, so the result
 // depends on the seed and the number of chains, never on the number of threads. "Lowest" is
-// objective.hpp's isBetter: the objective, then shared-link pairs (tac3), then byte-hops.
+// objectives.hpp's isBetter: the objective, then shared-link pairs (tac3), then byte-hops.
 struct ChainsResult {
   std::vector<SearchResult> chains;  // in chain order
   std::size_t best = 0;              // index of the winning chain

@@ -1,11 +1,12 @@
 // The tie-break after a tac3 search (issue 11): among mappings of equal objective, fewer
 // shared-link pairs, then fewer byte-hops. The annealer already prefers fewer pairs at equal
-// objective, but it never sees hops: a map that stops at the lower bound may take longer
-// routes than the identity at the same bound (3.10 against 2.92 average hops on CG-64). This
-// refiner is a greedy descent on the key (objective, pairs, byte-hops) from the search's
-// result: it tries each task, in rank order, on the positions near its partners (every
-// position on small boxes), makes a move only when the key falls, and stops after a pass that
-// moves nothing. It draws no random number, so a seeded result depends only on its start.
+// objective, but it never sees hops: CG-64's search stops at the lower bound with 3.12
+// average hops where maps at the same bound take 1.69 (docs/model.md). This refiner is a
+// greedy descent on the key (objective, pairs, byte-hops) from the search's result: it tries
+// each task, in rank order, on the positions near its partners (every position on small
+// boxes), makes a move only when the key falls, and stops after a pass that moves nothing or
+// when its budget of candidate moves is spent. It draws no random number and counts work, not
+// time, so a seeded result depends only on its start and budget.
 #pragma once
 
 #include <cstdint>
@@ -20,8 +21,10 @@ namespace tac3map {
 
 struct TieBreakResult {
   Mapping mapping;
-  std::uint64_t moves = 0;   // moves made
-  std::uint64_t trials = 0;  // moves evaluated by the engine
+  std::uint64_t moves = 0;     // moves made
+  std::uint64_t examined = 0;  // candidate moves looked at (their hops counted)
+  std::uint64_t trials = 0;    // of those, moves evaluated by the engine
+  std::uint64_t work = 0;      // communications visited: hop counts and engine evaluations
   int passes = 0;
 };
 
@@ -29,10 +32,18 @@ struct TieBreakResult {
 // larger ones try the nodes of a task's partners and their neighbours, every slot.
 inline constexpr int kTieBreakAllPositions = 512;
 inline constexpr int kTieBreakMaxPasses = 16;
+// The descent stops once its work — communications visited, counting each candidate's hop
+// count and each engine evaluation as the moving tasks' communications — reaches `budget`.
+// After a search the budget is what the search's trials visited (each trial touches two
+// tasks' communications), and at least kTieBreakMinWork: the descent at most about doubles a
+// search's work (without a budget, a 1,024-rank all-to-all on a K box took 311 s after a 2 s
+// search: every pass examines a million candidates of 2,000 messages each).
+inline constexpr std::uint64_t kTieBreakMinWork = std::uint64_t{1} << 24;
+std::uint64_t tieBreakBudget(const Problem& problem, std::uint64_t searchTrials);
 
 // `schedule` gives the engine (Tac3Engine) and the allocation; its temperature
 // fields are not used. The result's tac3 is never above the start's.
 TieBreakResult breakTac3Ties(const Problem& problem, const Router& router, const Mapping& start,
-                             const Schedule& schedule);
+                             const Schedule& schedule, std::uint64_t budget);
 
 }  // namespace tac3map
