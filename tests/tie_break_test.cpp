@@ -27,6 +27,20 @@ Mapping moved(const Problem& problem, int nodes, const Mapping& from, int task, 
   return placement.mapping();
 }
 
+// CG-64 (generateCgProblem) on a box of a machine.
+struct Cg64 {
+  Machine machine;
+  Box box;
+  Router router;
+  Problem problem;
+  Cg64(Machine m, const std::string& shape)
+      : machine(std::move(m)), box(makeBox(machine, shape)), router(machine, box) {
+    CgOptions cg;
+    cg.ranks = 64;
+    problem = generateCgProblem(cg);
+  }
+};
+
 struct Case {
   int engines, k;
   Overlap overlap;
@@ -69,12 +83,10 @@ TEST(TieBreak, NoSingleMoveImprovesTheKeyAsTheReferenceComputesIt) {
 }
 
 TEST(TieBreak, BothEnginesEndAtTheSameMapping) {
-  const Machine fx10 = testing::fx10();
-  const Box box = makeBox(fx10, "2x2x2x2x3x2");
-  const Router router(fx10, box);
-  CgOptions cg;
-  cg.ranks = 64;
-  const Problem problem = generateCgProblem(cg);
+  const Cg64 s(testing::fx10(), "2x2x2x2x3x2");
+  const Box& box = s.box;
+  const Router& router = s.router;
+  const Problem& problem = s.problem;
   for (std::uint64_t seed : {1, 2, 3}) {
     const Mapping start = randomMapping(64, box, seed);
     Schedule schedule;
@@ -91,12 +103,10 @@ TEST(TieBreak, BothEnginesEndAtTheSameMapping) {
 // The case: a CG-64 search that stops at the lower bound keeps its tac3 and, with the
 // tie-break, takes shorter routes than without it.
 TEST(TieBreak, SearchAtTheBoundEndsWithShorterRoutes) {
-  const Machine fx10 = testing::fx10();
-  const Box box = makeBox(fx10, "2x2x2x2x3x2");
-  const Router router(fx10, box);
-  CgOptions cg;
-  cg.ranks = 64;
-  const Problem problem = generateCgProblem(cg);
+  const Cg64 s(testing::fx10(), "2x2x2x2x3x2");
+  const Box& box = s.box;
+  const Router& router = s.router;
+  const Problem& problem = s.problem;
   Schedule schedule;
   const SearchResult with =
       anneal(problem, router, ObjectiveKind::Tac3, identityMapping(64, box), schedule, 1);
@@ -114,12 +124,10 @@ TEST(TieBreak, SearchAtTheBoundEndsWithShorterRoutes) {
 // only: far fewer candidates than every position (which this test would see in `examined`);
 // the key still never rises and the result stays on the allocation.
 TEST(TieBreak, LocalCandidatesOnALargeAllocation) {
-  const Machine k = loadMachine(testing::sourcePath("topologies/k-computer.json"));
-  const Box box = makeBox(k, "4x4x6x2x3x2");
-  const Router router(k, box);
-  CgOptions cg;
-  cg.ranks = 64;
-  const Problem problem = generateCgProblem(cg);
+  const Cg64 s(loadMachine(testing::sourcePath("topologies/k-computer.json")), "4x4x6x2x3x2");
+  const Box& box = s.box;
+  const Router& router = s.router;
+  const Problem& problem = s.problem;
   Schedule schedule;
   std::vector<int> everyOther;
   for (int node = 0; node < box.nodeCount; node += 2) everyOther.push_back(node);
@@ -140,12 +148,10 @@ TEST(TieBreak, LocalCandidatesOnALargeAllocation) {
 // many communications (at most one candidate's worth more), with the key never above the
 // start's.
 TEST(TieBreak, StopsWhenItsBudgetIsSpent) {
-  const Machine fx10 = testing::fx10();
-  const Box box = makeBox(fx10, "2x2x2x2x3x2");
-  const Router router(fx10, box);
-  CgOptions cg;
-  cg.ranks = 64;
-  const Problem problem = generateCgProblem(cg);
+  const Cg64 s(testing::fx10(), "2x2x2x2x3x2");
+  const Box& box = s.box;
+  const Router& router = s.router;
+  const Problem& problem = s.problem;
   const Mapping start = randomMapping(64, box, 9);
   const TieBreakResult full = breakTac3Ties(problem, router, start, Schedule{}, kUnlimited);
   ASSERT_GT(full.work, 10000u);
