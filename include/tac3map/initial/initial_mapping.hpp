@@ -1,7 +1,7 @@
-// The start of the search. `--init auto` scores every start that applies (identity, the
-// launcher's round-robin with several ranks per node, Tofu's logical 3D torus view, and a
-// hop-bytes (tahb) search from each of them, whose short routes are a good start for a
-// contention search) with the chosen objective and starts from the best: a single-move
+// The start of the search. `--init auto` scores every start that applies (the starts of
+// initial_mapper.hpp, and a hop-bytes (tahb) search from each of them, whose short routes are
+// a good start for a contention search) with the chosen objective and starts from the best:
+// a single-move
 // search cannot leave a start whose every neighbour is worse, so the start decides where it
 // ends up.
 #pragma once
