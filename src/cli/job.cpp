@@ -94,12 +94,13 @@ Mapping Job::start(const std::string& init, ObjectiveKind objective, const Sched
     return mapping;
   }
   if (init == "random") return mapping("random:" + std::to_string(seed));
-  if (init == "geometric" || init == "graph") {  // starts that are not mapping names
-    const InitialMapper& mapper = *findInitialMapper(init);
+  // A start of initial_mapper.hpp's list that is not a mapping name (geometric, graph, ...);
+  // mapping names and files go through mapping(), which knows node tables and rank-map files.
+  if (const InitialMapper* mapper = isMappingName(init) ? nullptr : findInitialMapper(init)) {
     const StartContext context = startContext(grid);
-    const std::string why = mapper.whyNot(context);
+    const std::string why = mapper->whyNot(context);
     if (!why.empty()) throw InputError("--init " + init + ": " + why);
-    return mapper.build(context);
+    return mapper->build(context);
   }
   return mapping(init, coresPerNode);
 }

@@ -18,7 +18,7 @@
 #include "score_table.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/json_input.hpp"
-#include "tac3map/network/tofu_view.hpp"
+#include "tac3map/mapping/mapping_names.hpp"
 #include "tac3map/search/annealer.hpp"
 #include "tac3map/search/objectives.hpp"
 
@@ -53,11 +53,6 @@ struct Spec {
   int iteration = 1;
   bool eagerSends = false;
 };
-
-bool isBaseline(const std::string& name) {
-  return name == "identity" || name == "block" || name == "round-robin" || name == "tofu-default" ||
-         name.rfind("random:", 0) == 0;
-}
 
 std::string resolvePath(const std::filesystem::path& base, const std::string& path) {
   const std::filesystem::path p(path);
@@ -242,7 +237,7 @@ Spec readSpec(const std::string& path) {
     const auto& specs = objectiveSpecs();
     const bool isObjective = std::any_of(specs.begin(), specs.end(),
                                          [&](const ObjectiveSpec& s) { return name == s.name; });
-    if (!isBaseline(name) && !isObjective) {
+    if (!isMappingName(name) && !isObjective) {
       std::string known;
       for (const ObjectiveSpec& spec : specs)
         known += (known.empty() ? "" : ", ") + std::string(spec.name);
@@ -266,7 +261,7 @@ Spec readSpec(const std::string& path) {
       Entry e;
       e.caseIndex = c;
       e.objective = objective.get<std::string>();
-      e.baseline = isBaseline(e.objective);
+      e.baseline = isMappingName(e.objective);
       if (e.baseline) {
         e.key = caseKey;
         e.key["objective"] = e.objective;

@@ -32,6 +32,11 @@ std::optional<std::uint64_t> randomMappingSeed(const std::string& name) {
   return seed;
 }
 
+bool isMappingName(const std::string& name) {
+  return name == "identity" || name == "block" || name == "round-robin" || name == "tofu-default" ||
+         name.rfind("random:", 0) == 0;
+}
+
 Mapping resolveMapping(const std::string& nameOrFile, const Machine& machine, const Box& box,
                        int tasks, const NodeTable* table, const RankMapOptions* options) {
   const int slotsPerNode = options ? options->slotsPerNode : 1;

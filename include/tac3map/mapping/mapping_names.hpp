@@ -21,6 +21,9 @@ struct NodeTable;
 // The seed of a mapping name "random:SEED"; nullopt for any other name; InputError when the
 // seed is not an integer.
 std::optional<std::uint64_t> randomMappingSeed(const std::string& name);
+// Whether resolveMapping reads `name` as a mapping name (identity, block, round-robin,
+// tofu-default, random:...) rather than as a file.
+bool isMappingName(const std::string& name);
 struct RankMapOptions;
 
 // A mapping by name or file: "identity" (block placement), "round-robin", "random:SEED",
