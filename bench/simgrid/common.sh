@@ -53,3 +53,12 @@ simulate() {  # platform.xml hosts.txt trace.ti log
   [ -n "$simulated" ] || { echo "no simulation time in $4" >&2; return 1; }
   echo "$simulated"
 }
+
+# The `tac3map platform` flags of a run into the array platform_flags: --engines unless
+# "default", --ranks-per-node unless 1.
+set_platform_flags() {  # engines k
+  platform_flags=()
+  [ "$1" != default ] && platform_flags+=(--engines "$1")
+  [ "$2" != 1 ] && platform_flags+=(--ranks-per-node "$2")
+  return 0
+}

@@ -76,7 +76,7 @@ SCOTCH_OPTS=(""
              "-mr{job=t,map=t,poli=S,sep=h{pass=10}f{move=120,pass=-1,bal=0.01,type=b}}"
              "-mr{job=t,map=t,poli=S,sep=h{pass=10}}")
 
-source "$here/common.sh"   # SMPI_CFG, cg_trace, stencil_trace, simulate
+source "$here/common.sh"   # SMPI_CFG, cg_trace, stencil_trace, simulate, set_platform_flags
 
 command -v "$SMPIRUN" >/dev/null || { echo "peers.sh: $SMPIRUN not found (apt-get install libsimgrid-dev)" >&2; exit 1; }
 command -v "$PYTHON" >/dev/null || { echo "peers.sh: $PYTHON not found" >&2; exit 1; }
@@ -187,9 +187,7 @@ for name in $cases; do
         # mapping,tac3,tac3_lower_bound,tahb,rmatt_o2f,max_link_messages,avg_hops
         "$TAC3MAP" score "${box[@]}" --trace "$base/trace.trace" "${flags[@]}" --format csv \
           "${mappings[@]}" > "$dir/scores.csv"
-        platform_flags=()
-        [ "$engines" != default ] && platform_flags+=(--engines "$engines")
-        [ "$k" != 1 ] && platform_flags+=(--ranks-per-node "$k")
+        set_platform_flags "$engines" "$k"
         "$TAC3MAP" platform "${box[@]}" "${platform_flags[@]}" -o "$dir/platform.xml" >/dev/null
         labels=()
         running=0

@@ -39,7 +39,7 @@ ALL_CASES="stencil-2x2x2x2x3x2 stencil-1x2x4x2x3x2 stencil-4x2x1x2x3x2 cg64 cg64
 CASES=${CASES:-$ALL_CASES}
 OUT=${1:-$(mktemp -d /tmp/tac3map-validate.XXXXXX)}
 
-source "$here/common.sh"   # SMPI_CFG, cg_trace, simulate
+source "$here/common.sh"   # SMPI_CFG, cg_trace, simulate, set_platform_flags
 
 command -v "$SMPIRUN" >/dev/null || { echo "validate.sh: $SMPIRUN not found (apt-get install libsimgrid-dev)" >&2; exit 1; }
 command -v "$PYTHON" >/dev/null || { echo "validate.sh: $PYTHON not found" >&2; exit 1; }
@@ -93,9 +93,7 @@ for name in $CASES; do
         "$TAC3MAP" score "${box[@]}" --trace "$base/trace.trace" "${flags[@]}" --format csv \
           "${mappings[@]}" > "$dir/scores.csv"
       fi
-      platform_flags=()
-      [ "$engines" != default ] && platform_flags+=(--engines "$engines")
-      [ "$k" != 1 ] && platform_flags+=(--ranks-per-node "$k")
+      set_platform_flags "$engines" "$k"
       "$TAC3MAP" platform "${box[@]}" "${platform_flags[@]}" -o "$dir/platform.xml" >/dev/null
       line=1
       for mapping in "${mappings[@]}"; do
