@@ -30,7 +30,6 @@
 #include "tac3map/model/profile.hpp"
 #include "tac3map/network/machine.hpp"
 #include "tac3map/network/routing.hpp"
-#include "tac3map/network/tofu_view.hpp"
 #include "tac3map/output/viz.hpp"
 #include "tac3map/search/objectives.hpp"
 

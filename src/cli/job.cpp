@@ -7,7 +7,6 @@
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/trace_formats.hpp"
 #include "tac3map/mapping/mapping_names.hpp"
-#include "tac3map/network/tofu_view.hpp"
 
 namespace tac3map::cli {
 

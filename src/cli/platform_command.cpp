@@ -10,7 +10,6 @@
 #include "tac3map/mapping/mapping_names.hpp"
 #include "tac3map/mapping/rankmap.hpp"
 #include "tac3map/network/routing.hpp"
-#include "tac3map/network/tofu_view.hpp"
 #include "tac3map/output/platform.hpp"
 
 namespace tac3map::cli {
