@@ -15,6 +15,7 @@
 #include "tac3map/search/annealer.hpp"
 #include "tac3map/search/incremental.hpp"
 #include "tac3map/search/incremental_compact.hpp"
+#include "tac3map/search/incremental_general.hpp"
 #include "tac3map/search/random.hpp"
 
 namespace tac3map {

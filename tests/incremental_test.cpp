@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "tac3map/search/incremental_compact.hpp"
+#include "tac3map/search/incremental_general.hpp"
 #include "tac3map/search/objectives.hpp"
 #include "tac3map/search/random.hpp"
 #include "test_support.hpp"
@@ -15,12 +16,16 @@
 namespace tac3map {
 namespace {
 
-// Random CCSs with distinct sources and distinct destinations in each. With unequal sizes,
-// every other CCS still has one size, so both of the tac3 engine's paths are exercised.
-Problem randomProblem(int tasks, int ccsCount, Rng& rng, bool unequalSizes) {
+// Message sizes of a random problem: one per CCS; one per CCS for every other CCS and four
+// mixed in the rest (both of the general engine's paths); or a size of its own per message
+// (as `gen random` writes).
+enum class Sizes { Equal, Mixed, Distinct };
+
+// Random CCSs with distinct sources and distinct destinations in each.
+Problem randomProblem(int tasks, int ccsCount, Rng& rng, Sizes sizes) {
   CcsSet sets;
   sets.tasks = tasks;
-  const std::uint64_t sizes[] = {1024, 1024, 4096, 1 << 20};
+  const std::uint64_t mixed[] = {1024, 1024, 4096, 1 << 20};
   for (int t = 0; t < ccsCount; ++t) {
     std::vector<int> perm(tasks);
     for (int i = 0; i < tasks; ++i) perm[i] = i;
@@ -28,7 +33,9 @@ Problem randomProblem(int tasks, int ccsCount, Rng& rng, bool unequalSizes) {
     std::vector<Communication> set;
     for (int i = 0; i < tasks; ++i) {
       if (rng.below(4) == 0) continue;  // not every task talks in every set
-      const std::uint64_t bytes = unequalSizes && t % 2 == 0 ? sizes[rng.below(4)] : 65536;
+      std::uint64_t bytes = 65536;
+      if (sizes == Sizes::Mixed && t % 2 == 0) bytes = mixed[rng.below(4)];
+      if (sizes == Sizes::Distinct) bytes = 1024 + rng.below(1 << 20);
       set.push_back({i, perm[i], bytes});
     }
     sets.sets.push_back(set);
@@ -59,14 +66,14 @@ Mapping moved(const Mapping& m, int task, int node) {
 // the engine's numbers must equal the reference's, for the proposal and for the state.
 // Proposals get a random rejection limit; one the engine rejects early must really raise the
 // value by at least that much.
-template <class Engine, class Check>
-void randomMoves(const Machine& machine, const std::string& shape, int tasks, bool unequal,
-                 std::size_t cacheBudget, Check check) {
+template <class Engine, class Check, class... Extra>
+void randomMoves(const Machine& machine, const std::string& shape, int tasks, Sizes sizes,
+                 std::size_t cacheBudget, Check check, Extra... extra) {
   const Box box = makeBox(machine, shape);
   const Router router(machine, box, cacheBudget);
   Rng rng(tasks * 31 + box.nodeCount);
-  const Problem problem = randomProblem(tasks, 5, rng, unequal);
-  Engine engine(problem, router, randomMapping(tasks, box, 3));
+  const Problem problem = randomProblem(tasks, 5, rng, sizes);
+  Engine engine(problem, router, randomMapping(tasks, box, 3), extra...);
   // The engine's state carries every earlier move, so checking a large box every few moves
   // still catches any drift; small boxes are checked after every move.
   const int checkEvery = box.nodeCount > 200 ? 25 : 1;
@@ -125,19 +132,52 @@ std::vector<Case> cases() {
 }
 
 TEST(Incremental, Tac3EqualsReferenceAfterEveryMove) {
+  using Storage = Tac3Objective::Storage;
   for (const Case& c : cases())
-    for (bool unequal : {false, true})
-      for (std::size_t budget : {Router::kDefaultCacheBudget, std::size_t{0}}) {
-        SCOPED_TRACE(c.shape + (unequal ? " unequal" : " equal") +
-                     (budget ? " cached" : " walked"));
-        randomMoves<Tac3Objective>(
-            c.machine, c.shape, c.tasks, unequal, budget,
-            [](std::uint64_t value, std::uint64_t secondary, const ExactScores& ref,
-               const Problem& p, const Router& r, const Mapping& m) {
-              ASSERT_EQ(value, ref.tac3ByteCounts);
-              ASSERT_EQ(secondary, referenceSharedPairs(p, r, m));
-            });
-      }
+    for (Sizes sizes : {Sizes::Equal, Sizes::Mixed, Sizes::Distinct})
+      for (std::size_t budget : {Router::kDefaultCacheBudget, std::size_t{0}})
+        for (Storage storage : {Storage::Auto, Storage::Sparse}) {
+          if (storage == Storage::Sparse && budget == 0) continue;  // storage is route-blind
+          SCOPED_TRACE(c.shape + " sizes " + std::to_string(static_cast<int>(sizes)) +
+                       (budget ? " cached" : " walked") +
+                       (storage == Storage::Sparse ? " sparse" : " auto"));
+          randomMoves<Tac3Objective>(
+              c.machine, c.shape, c.tasks, sizes, budget,
+              [](std::uint64_t value, std::uint64_t secondary, const ExactScores& ref,
+                 const Problem& p, const Router& r, const Mapping& m) {
+                ASSERT_EQ(value, ref.tac3ByteCounts);
+                ASSERT_EQ(secondary, referenceSharedPairs(p, r, m));
+              },
+              storage);
+        }
+}
+
+// The general engine's tables grow with the job's messages and routes, not with CCSs x links:
+// 400 CCSs of 4 messages each on a 4,096-node torus (24,576 links; dense tables would take
+// 400 x 24,576 loads). Both kinds of CCS (one size, several sizes) are held hashed.
+TEST(Incremental, Tac3TablesAreLinearInMessages) {
+  const Machine torus = testing::simpleMachine({16, 16, 16}, {true, true, true});
+  const Box box = makeBox(torus, "16x16x16");
+  const Router router(torus, box);
+  Rng rng(11);
+  CcsSet sets;
+  sets.tasks = 256;
+  std::size_t messages = 0;
+  for (int t = 0; t < 400; ++t) {
+    sets.sets.emplace_back();
+    for (int i = 0; i < 4; ++i, ++messages) {
+      const int src = static_cast<int>(rng.below(256));
+      const std::uint64_t bytes = t % 2 == 0 ? 4096 : 1024 + rng.below(4096);
+      sets.sets.back().push_back({src, (src + 1 + static_cast<int>(rng.below(255))) % 256, bytes});
+    }
+  }
+  const Problem problem = makeProblem(sets);
+  const Tac3Objective engine(problem, router, randomMapping(256, box, 1));
+  const std::size_t dense = std::size_t{400} * router.linkIdLimit() * 4;
+  const std::size_t perMessageHop = engine.tableBytes() / (messages * router.longestRoute());
+  EXPECT_LT(engine.tableBytes(), dense / 5);
+  EXPECT_LE(perMessageHop, 256u);  // a few slots of at most 36 bytes per message and hop
+  EXPECT_EQ(engine.value(), evaluateExact(problem, router, randomMapping(256, box, 1)).tac3ByteCounts);
 }
 
 TEST(Incremental, CompactTac3EqualsReferenceAfterEveryMove) {
@@ -146,11 +186,11 @@ TEST(Incremental, CompactTac3EqualsReferenceAfterEveryMove) {
     const Box box = makeBox(c.machine, c.shape);
     const Router router(c.machine, box);
     Rng rng(c.tasks * 31 + box.nodeCount);  // the problem randomMoves draws
-    if (!CompactTac3Objective::fits(randomProblem(c.tasks, 5, rng, false), router)) continue;
+    if (!CompactTac3Objective::fits(randomProblem(c.tasks, 5, rng, Sizes::Equal), router)) continue;
     ++fitted;
     SCOPED_TRACE(c.shape);
     randomMoves<CompactTac3Objective>(
-        c.machine, c.shape, c.tasks, false, Router::kDefaultCacheBudget,
+        c.machine, c.shape, c.tasks, Sizes::Equal, Router::kDefaultCacheBudget,
         [](std::uint64_t value, std::uint64_t secondary, const ExactScores& ref, const Problem& p,
            const Router& r, const Mapping& m) {
           ASSERT_EQ(value, ref.tac3ByteCounts);
@@ -166,8 +206,8 @@ TEST(Incremental, CompactTac3FitsOnlyWhereItCan) {
   const Box small = makeBox(fx10, "2x2x2x2x3x2");
   const Router router(fx10, small);
   Rng rng(5);
-  EXPECT_TRUE(CompactTac3Objective::fits(randomProblem(64, 4, rng, false), router));
-  EXPECT_FALSE(CompactTac3Objective::fits(randomProblem(64, 4, rng, true), router));
+  EXPECT_TRUE(CompactTac3Objective::fits(randomProblem(64, 4, rng, Sizes::Equal), router));
+  EXPECT_FALSE(CompactTac3Objective::fits(randomProblem(64, 4, rng, Sizes::Mixed), router));
   // 256 messages in one CCS: one too many for a byte.
   const Machine torus = testing::simpleMachine({8, 8, 4}, {true, true, true});
   const Router torusRouter(torus, makeBox(torus, "8x8x4"));
@@ -180,22 +220,22 @@ TEST(Incremental, CompactTac3FitsOnlyWhereItCan) {
   EXPECT_TRUE(CompactTac3Objective::fits(makeProblem(one), torusRouter));
   // The whole FX10: 768 nodes, routes of up to 10 hops, too large a table.
   const Box whole = makeBox(fx10, "4x2x8x2x3x2");
-  EXPECT_FALSE(CompactTac3Objective::fits(randomProblem(64, 4, rng, false), Router(fx10, whole)));
+  EXPECT_FALSE(CompactTac3Objective::fits(randomProblem(64, 4, rng, Sizes::Equal), Router(fx10, whole)));
 }
 
 TEST(Incremental, TahbEqualsReferenceAfterEveryMove) {
   for (const Case& c : cases())
     randomMoves<TahbObjective>(
-        c.machine, c.shape, c.tasks, true, Router::kDefaultCacheBudget,
+        c.machine, c.shape, c.tasks, Sizes::Mixed, Router::kDefaultCacheBudget,
         [](std::uint64_t value, std::uint64_t, const ExactScores& ref, const Problem&,
            const Router&, const Mapping&) { ASSERT_EQ(value, ref.tahbByteHops); });
 }
 
 TEST(Incremental, RmattEqualsReferenceAfterEveryMove) {
   for (const Case& c : cases())
-    for (bool unequal : {false, true})
+    for (Sizes sizes : {Sizes::Equal, Sizes::Mixed})
       randomMoves<RmattObjective>(
-          c.machine, c.shape, c.tasks, unequal, Router::kDefaultCacheBudget,
+          c.machine, c.shape, c.tasks, sizes, Router::kDefaultCacheBudget,
           [](unsigned __int128 value, std::uint64_t, const ExactScores& ref, const Problem&,
              const Router&, const Mapping&) {
             ASSERT_TRUE(value ==

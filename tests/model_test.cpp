@@ -13,6 +13,7 @@
 #include "tac3map/search/annealer.hpp"
 #include "tac3map/search/incremental.hpp"
 #include "tac3map/search/incremental_compact.hpp"
+#include "tac3map/search/incremental_general.hpp"
 #include "tac3map/search/objectives.hpp"
 #include "tac3map/search/random.hpp"
 #include "test_support.hpp"
@@ -189,14 +190,14 @@ Mapping moved(const Placement& placement, int task, int position) {
 }
 
 // Random proposals, committed or discarded at random, checked against the reference.
-template <class Engine, class Check>
+template <class Engine, class Check, class... Extra>
 int randomMoves(const Machine& machine, const std::string& shape, const Model& model, int tasks,
-                Check check) {
+                Check check, Extra... extra) {
   const Box box = makeBox(machine, shape);
   const Router router(machine, box);
   Rng rng(tasks * 7 + model.engines * 3 + model.ranksPerNode);
   const Problem problem = testing::randomModelProblem(tasks, 4, rng, model);
-  Engine engine(problem, router, randomMapping(tasks, box, 5, model.ranksPerNode));
+  Engine engine(problem, router, randomMapping(tasks, box, 5, model.ranksPerNode), extra...);
   const int positions = box.nodeCount * model.ranksPerNode;
   int rejected = 0;
   for (int move = 0; move < 600; ++move) {
@@ -252,21 +253,25 @@ const ModelCase kCases[] = {{4, 1, 1.0},
 TEST(Model, Tac3EngineEqualsReferenceAfterEveryMove) {
   const Machine fx10 = testing::fx10();
   int rejected = 0;  // early rejections, each checked above; they must happen
-  for (const ModelCase& c : kCases)
-    for (const char* shape : {"2x2x2x2x3x2", "1x2x4x2x3x2"}) {
-      SCOPED_TRACE(std::string(shape) + " engines " + std::to_string(c.engines) + " K " +
-                   std::to_string(c.k) + " ratio " + std::to_string(c.ratio) + " overlap " +
-                   overlapName(c.overlap));
-      const Machine m = withEngines(fx10, c.engines, fx10.linkBandwidth * c.ratio);
-      const Model model = makeModel(m, 0, c.k, c.overlap);
-      rejected += randomMoves<Tac3Objective>(
-          m, shape, model, 60 * c.k,
-          [](std::uint64_t value, std::uint64_t secondary, const ExactScores& ref) {
-            ASSERT_EQ(value, ref.tac3ByteCounts);
-            ASSERT_EQ(secondary, ref.sharedPairs);
-          });
-    }
-  EXPECT_GT(rejected, 100);
+  // Sparse: hashed link tables, small enough to be rebuilt during the moves.
+  for (const auto storage : {Tac3Objective::Storage::Auto, Tac3Objective::Storage::Sparse})
+    for (const ModelCase& c : kCases)
+      for (const char* shape : {"2x2x2x2x3x2", "1x2x4x2x3x2"}) {
+        SCOPED_TRACE(std::string(shape) + " engines " + std::to_string(c.engines) + " K " +
+                     std::to_string(c.k) + " ratio " + std::to_string(c.ratio) + " overlap " +
+                     overlapName(c.overlap) +
+                     (storage == Tac3Objective::Storage::Sparse ? " sparse" : " auto"));
+        const Machine m = withEngines(fx10, c.engines, fx10.linkBandwidth * c.ratio);
+        const Model model = makeModel(m, 0, c.k, c.overlap);
+        rejected += randomMoves<Tac3Objective>(
+            m, shape, model, 60 * c.k,
+            [](std::uint64_t value, std::uint64_t secondary, const ExactScores& ref) {
+              ASSERT_EQ(value, ref.tac3ByteCounts);
+              ASSERT_EQ(secondary, ref.sharedPairs);
+            },
+            storage);
+      }
+  EXPECT_GT(rejected, 200);
 }
 
 TEST(Model, TahbAndRmattEnginesEqualReferenceWithSeveralRanksPerNode) {

@@ -76,51 +76,6 @@ void Tac3Totals::sumCosts() {
   proposed_ = cost_;
 }
 
-Tac3Objective::Tac3Objective(const Problem& problem, const Router& router, const Mapping& mapping)
-    : IncrementalObjective(problem, router, mapping),
-      Tac3Totals(problem),
-      links_(router, problem.model),
-      linkLimit_(links_.limit()),
-      realComms_(static_cast<int>(problem.realCommunications)) {
-  const int ccsCount = problem.ccsCount;
-  const std::size_t n = problem.communicationCount();
-  load_.assign(static_cast<std::size_t>(ccsCount) * linkLimit_, 0);
-  seen_.assign(linkLimit_, 0);
-  // Size classes per CCS, largest first (any order works; this one reads well in a debugger).
-  std::vector<std::map<std::uint64_t, int, std::greater<>>> classes(ccsCount);
-  std::vector<int> messages(ccsCount, 0);
-  for (std::size_t c = 0; c < n; ++c) {
-    classes[problem.ccs[c]].emplace(problem.bytes[c], 0);
-    ++messages[problem.ccs[c]];
-  }
-  groupBegin_.push_back(0);
-  std::int64_t useSize = 0, histSize = 0;
-  for (int t = 0; t < ccsCount; ++t) {
-    const bool single = classes[t].size() == 1;
-    for (auto& [bytes, group] : classes[t]) {
-      group = static_cast<int>(groupBytes_.size());
-      groupBytes_.push_back(bytes);
-      useOffset_.push_back(single ? -1 : useSize);
-      if (!single) useSize += linkLimit_;
-      histOffset_.push_back(histSize);
-      // weighted loads range over 0..messages[t] x the largest weight
-      histSize += static_cast<std::int64_t>(messages[t]) * links_.largestWeight() + 2;
-    }
-    groupBegin_.push_back(static_cast<int>(groupBytes_.size()));
-  }
-  groupOf_.resize(n);
-  for (std::size_t c = 0; c < n; ++c) groupOf_[c] = classes[problem.ccs[c]].at(problem.bytes[c]);
-  use_.assign(useSize, 0);
-  hist_.assign(histSize, 0);
-  maxLoad_.assign(groupBytes_.size(), 0);
-  for (std::size_t c = 0; c < n; ++c) addRoute(static_cast<int>(c), endsNow(static_cast<int>(c)));
-  for (int t = 0; t < ccsCount; ++t) cost_[t] = settleCost(t);
-  sumCosts();
-  // A move touches at most two routes (old and new) of each communication of its two tasks.
-  touched_.resize(
-      2 * 2 * placement_.mostIncident() * static_cast<std::size_t>(links_.longestRoute()) + 1);
-}
-
 TahbObjective::TahbObjective(const Problem& problem, const Router& router, const Mapping& mapping)
     : IncrementalObjective(problem, router, mapping) {
   for (std::size_t c = 0; c < problem.realCommunications; ++c) {

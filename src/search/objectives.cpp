@@ -7,6 +7,7 @@
 #include "tac3map/io/error.hpp"
 #include "tac3map/search/incremental.hpp"
 #include "tac3map/search/incremental_compact.hpp"
+#include "tac3map/search/incremental_general.hpp"
 #include "tac3map/search/tie_break.hpp"
 
 namespace tac3map {
