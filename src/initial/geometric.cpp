@@ -5,6 +5,7 @@
 #include <limits>
 #include <set>
 
+#include "tac3map/initial/dimension_fold.hpp"
 #include "tac3map/initial/initial_mapper.hpp"
 #include "tac3map/initial/target_torus.hpp"
 
@@ -35,6 +36,20 @@ long long messagesInside(const Problem& problem, const std::vector<int>& extents
     inside += !wraps;
   }
   return inside;
+}
+
+// Per grid axis: whether some message wraps around it (the grid is periodic there).
+std::vector<bool> periodicAxes(const Problem& problem, const std::vector<int>& extents) {
+  std::vector<bool> periodic(extents.size(), false);
+  for (std::size_t c = 0; c < problem.realCommunications; ++c) {
+    int a = problem.src[c], b = problem.dst[c];
+    for (std::size_t axis = 0; axis < extents.size(); ++axis) {
+      if (std::abs(a % extents[axis] - b % extents[axis]) > 1) periodic[axis] = true;
+      a /= extents[axis];
+      b /= extents[axis];
+    }
+  }
+  return periodic;
 }
 
 long long volume(const std::vector<int>& lo, const std::vector<int>& hi) {
@@ -180,8 +195,28 @@ class GeometricMapper : public InitialMapper {
         rest /= p;
       }
     if (rest == 1) {
-      const std::vector<int> owner = DualBisection(coarse, torus.extents, 1).run();
-      for (std::size_t i = 0; i < owner.size(); ++i) {
+      // Nodes of the coarse cells: an exact fold onto the box's axes if there is one (every
+      // grid neighbour one hop away), else the bisection onto the target torus.
+      const auto fold = findDimensionFold(coarse, periodicAxes(c.problem, grid), c.box.shape,
+                                          c.box.wrap);
+      std::vector<int> nodeOfCoarse;
+      if (fold) {
+        long long cells = 1;
+        for (int extent : coarse) cells *= extent;
+        std::vector<int> cell(coarse.size());
+        for (long long i = 0; i < cells; ++i) {
+          long long left = i;
+          for (std::size_t a = 0; a < coarse.size(); ++a) {
+            cell[a] = static_cast<int>(left % coarse[a]);
+            left /= coarse[a];
+          }
+          nodeOfCoarse.push_back(c.box.nodeAt(foldedCoordinates(*fold, c.box.axisCount(), cell)));
+        }
+      } else {
+        for (int owner : DualBisection(coarse, torus.extents, 1).run())
+          nodeOfCoarse.push_back(torus.node[owner]);
+      }
+      for (std::size_t i = 0; i < nodeOfCoarse.size(); ++i) {
         // The block's cells: coarse coordinate x block + offset on each axis, x fastest.
         std::vector<int> base(grid.size());
         std::size_t left = i;
@@ -197,7 +232,7 @@ class GeometricMapper : public InitialMapper {
             cell = cell * grid[a] + base[a] + static_cast<int>(offset / stride);
             offset %= stride;
           }
-          m.nodeOfTask[cell] = torus.node[owner[i]];
+          m.nodeOfTask[cell] = nodeOfCoarse[i];
           if (slots > 1) m.slotOfTask[cell] = slot;
         }
       }
