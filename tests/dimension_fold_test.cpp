@@ -51,9 +51,8 @@ void checkFold(const std::vector<int>& grid, const std::vector<bool>& periodic,
         if (!periodic[a]) continue;
         next[a] = 0;
       }
-      ASSERT_EQ(hops(at, foldedCoordinates(fold, static_cast<int>(shape.size()), next), shape,
-                     closed),
-                1)
+      ASSERT_EQ(
+          hops(at, foldedCoordinates(fold, static_cast<int>(shape.size()), next), shape, closed), 1)
           << "axis " << a << " cell " << i;
     }
   }

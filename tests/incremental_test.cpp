@@ -177,7 +177,8 @@ TEST(Incremental, Tac3TablesAreLinearInMessages) {
   const std::size_t perMessageHop = engine.tableBytes() / (messages * router.longestRoute());
   EXPECT_LT(engine.tableBytes(), dense / 5);
   EXPECT_LE(perMessageHop, 256u);  // a few slots of at most 36 bytes per message and hop
-  EXPECT_EQ(engine.value(), evaluateExact(problem, router, randomMapping(256, box, 1)).tac3ByteCounts);
+  EXPECT_EQ(engine.value(),
+            evaluateExact(problem, router, randomMapping(256, box, 1)).tac3ByteCounts);
 }
 
 TEST(Incremental, CompactTac3EqualsReferenceAfterEveryMove) {
@@ -220,7 +221,8 @@ TEST(Incremental, CompactTac3FitsOnlyWhereItCan) {
   EXPECT_TRUE(CompactTac3Objective::fits(makeProblem(one), torusRouter));
   // The whole FX10: 768 nodes, routes of up to 10 hops, too large a table.
   const Box whole = makeBox(fx10, "4x2x8x2x3x2");
-  EXPECT_FALSE(CompactTac3Objective::fits(randomProblem(64, 4, rng, Sizes::Equal), Router(fx10, whole)));
+  EXPECT_FALSE(
+      CompactTac3Objective::fits(randomProblem(64, 4, rng, Sizes::Equal), Router(fx10, whole)));
 }
 
 TEST(Incremental, TahbEqualsReferenceAfterEveryMove) {

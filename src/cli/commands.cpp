@@ -214,6 +214,8 @@ int runMap(const MapOptions& o) {
           {"stopped", winner.stopped},
           {"tie_break_moves", winner.tieBreakMoves},
           {"best_chain", run.best},
+          {"refiner", winner.refiner},
+          {"levels", winner.levels},
           {"moves", usesLocalMoves(schedule, job.allocation.nodeCount()) ? "local" : "global"}}},
         {"resources",
          {{"seconds",

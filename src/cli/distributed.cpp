@@ -6,6 +6,7 @@
 #include <string>
 
 #include "tac3map/io/error.hpp"
+#include "tac3map/search/refiner.hpp"
 
 #ifdef TAC3MAP_HAVE_MPI
 #include <mpi.h>
@@ -25,8 +26,15 @@ bool launchedByMpi() {
 }
 
 // A chain's summary as fixed-width integers, so that processes exchange plain arrays.
-constexpr int kFields = 14;
+constexpr int kFields = 16;
 const char* const kStops[] = {"schedule", "lower-bound", "time-limit", "nothing-to-optimize"};
+
+// The refiner as its place in refiners() (every process has the same list).
+std::uint64_t refinerIndex(const std::string& name) {
+  std::uint64_t i = 0;
+  while (i < refiners().size() && name != refiners()[i]->name()) ++i;
+  return i;
+}
 
 void pack(int index, const SearchResult& r, std::uint64_t* out) {
   std::uint64_t stop = 0;
@@ -47,7 +55,9 @@ void pack(int index, const SearchResult& r, std::uint64_t* out) {
                                          static_cast<std::uint64_t>(s.maxLinkMessages),
                                          s.tac3Scale,
                                          s.sharedPairs,
-                                         r.tieBreakMoves};
+                                         r.tieBreakMoves,
+                                         refinerIndex(r.refiner),
+                                         static_cast<std::uint64_t>(r.levels)};
   std::memcpy(out, fields, sizeof fields);
 }
 
@@ -67,6 +77,8 @@ SearchResult unpack(const std::uint64_t* in) {
   s.tac3Scale = in[11];
   s.sharedPairs = in[12];
   r.tieBreakMoves = in[13];
+  r.refiner = in[14] < refiners().size() ? refiners()[in[14]]->name() : "unknown";
+  r.levels = static_cast<int>(in[15]);
   return r;
 }
 #endif

@@ -74,10 +74,11 @@ Mapping Job::mapping(const std::string& nameOrFile, int coresPerNode) const {
 ChosenStart Job::autoStart(ObjectiveKind objective, const Schedule& schedule, std::uint64_t seed,
                            const std::vector<int>& grid) const {
   const StartContext context = startContext(grid);
-  std::vector<std::pair<std::string, Mapping>> starts;
+  std::vector<std::pair<std::string, StartBuilder>> starts;
   for (const auto& mapper : initialMappers())
     if (mapper->whyNot(context).empty())
-      starts.emplace_back(mapper->name(), mapper->build(context));
+      starts.emplace_back(mapper->name(),
+                          [&context, m = mapper.get()] { return m->build(context); });
   Schedule restricted = schedule;
   restricted.allocation = allocation;
   return chooseStart(problem, router, objective, starts, restricted, seed);

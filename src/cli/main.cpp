@@ -106,6 +106,13 @@ int main(int argc, char** argv) {
                    "2048 nodes)")
       ->check(CLI::IsMember({"auto", "global", "local"}))
       ->capture_default_str();
+  mapCmd
+      ->add_option("--refiner", map.schedule.refiner,
+                   "the search: annealing (single-rank moves, the paper's solver) | multilevel "
+                   "(coarsen, anneal the coarsest, refine level by level) | auto (multilevel "
+                   "above 2048 nodes where it applies)")
+      ->check(CLI::IsMember({"auto", "annealing", "multilevel"}))
+      ->capture_default_str();
   mapCmd->add_option("--t0", map.schedule.t0, "initial temperature")->capture_default_str();
   mapCmd->add_option("--t-end", map.schedule.tEnd, "final temperature")->capture_default_str();
   mapCmd->add_option("--trials", map.schedule.trialsPerTemperature, "trials per temperature")

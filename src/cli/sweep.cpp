@@ -83,6 +83,10 @@ Schedule readSchedule(const json& object, const std::string& where, const std::s
       moves = stringAt(value, at, source);
       continue;
     }
+    if (key == "refiner") {
+      s.refiner = stringAt(value, at, source);
+      continue;
+    }
     if (key == "early_stop" || key == "tie_break") {
       if (!value.is_boolean()) failIn(source, at + ": expected true or false");
       (key == "early_stop" ? s.earlyStop : s.breakTies) = value.get<bool>();
@@ -101,7 +105,7 @@ Schedule readSchedule(const json& object, const std::string& where, const std::s
       s.trialsPerTemperature = value.get<std::uint64_t>();
     else
       failIn(source, at + ": unknown schedule field (t0, t_end, trials, cooling, early_stop, "
-                          "tie_break, time_limit, moves)");
+                          "tie_break, time_limit, moves, refiner)");
   }
   try {
     s.moves = parseMoveKind(moves);
@@ -116,7 +120,8 @@ Schedule readSchedule(const json& object, const std::string& where, const std::s
             {"early_stop", s.earlyStop},
             {"tie_break", s.breakTies},
             {"time_limit", s.timeLimit},
-            {"moves", moves}};
+            {"moves", moves},
+            {"refiner", s.refiner}};
   return s;
 }
 

@@ -12,7 +12,11 @@ class FoldSearch {
  public:
   FoldSearch(const std::vector<int>& grid, const std::vector<bool>& periodic,
              const std::vector<int>& shape, const std::vector<bool>& closed)
-      : grid_(grid), periodic_(periodic), shape_(shape), closed_(closed), left_(grid),
+      : grid_(grid),
+        periodic_(periodic),
+        shape_(shape),
+        closed_(closed),
+        left_(grid),
         fold_(grid.size()) {}
 
   std::optional<std::vector<FoldedAxis>> run() {

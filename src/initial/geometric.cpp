@@ -197,8 +197,8 @@ class GeometricMapper : public InitialMapper {
     if (rest == 1) {
       // Nodes of the coarse cells: an exact fold onto the box's axes if there is one (every
       // grid neighbour one hop away), else the bisection onto the target torus.
-      const auto fold = findDimensionFold(coarse, periodicAxes(c.problem, grid), c.box.shape,
-                                          c.box.wrap);
+      const auto fold =
+          findDimensionFold(coarse, periodicAxes(c.problem, grid), c.box.shape, c.box.wrap);
       std::vector<int> nodeOfCoarse;
       if (fold) {
         long long cells = 1;

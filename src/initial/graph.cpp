@@ -4,13 +4,18 @@
 // their bytes (both ways, over the whole trace); the target is Scotch's torus (or mesh, where
 // the torus's axes do not close) of targetTorusOf's extents. Scotch balances ranks over
 // nodes within a tolerance; ranks above a node's K slots then move to the nearest node with a
-// free slot, so the result is always valid.
+// free slot, so the result is always valid. Scotch maps with four strategies (its default,
+// its quality flag, and greedy graph growing with and without Fiduccia-Mattheyses refinement:
+// bench/simgrid/peers.sh's four) and the start is the map with the fewest byte-hops, the
+// first on a tie; above kAllStrategiesUpTo ranks only the default runs (time).
 #include <scotch/scotch.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <map>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 #include "tac3map/initial/initial_mapper.hpp"
 #include "tac3map/initial/target_torus.hpp"
@@ -20,8 +25,17 @@ namespace {
 
 // Scotch's torus and mesh targets have at most this many axes (SCOTCH_archTorusX).
 constexpr std::size_t kScotchMaxAxes = 5;
-// Edge weights are scaled to 1..kMaxEdgeWeight so that Scotch's 32-bit sums cannot overflow.
-constexpr std::uint64_t kMaxEdgeWeight = 64;
+// Edge weights are scaled to 1..kMaxEdgeWeight, and lower if the graph has many edges, so
+// that Scotch's 32-bit sums of edge weights cannot overflow.
+constexpr std::uint64_t kMaxEdgeWeight = 1 << 16;
+constexpr std::uint64_t kEdgeWeightSum = std::uint64_t{1} << 30;
+constexpr int kAllStrategiesUpTo = 20000;
+
+// Scotch's strategies: empty = the default; "quality" = the default built with
+// SCOTCH_STRATQUALITY; else a mapping strategy string.
+const char* const kStrategies[] = {
+    "", "quality", "r{job=t,map=t,poli=S,sep=h{pass=10}f{move=120,pass=-1,bal=0.01,type=b}}",
+    "r{job=t,map=t,poli=S,sep=h{pass=10}}"};
 
 class GraphMapper : public InitialMapper {
  public:
@@ -35,6 +49,9 @@ class GraphMapper : public InitialMapper {
   }
   Mapping build(const StartContext& c) const override;
 };
+
+Mapping placeParts(const StartContext& c, const TargetTorus& torus,
+                   const std::vector<SCOTCH_Num>& part);
 
 // libscotch's objects for one mapping, freed in reverse order. The context makes the run
 // reproducible: one thread, Scotch's deterministic option, a fixed random seed (without it,
@@ -64,7 +81,7 @@ struct Scotch {
 };
 
 Mapping GraphMapper::build(const StartContext& c) const {
-  const int tasks = c.problem.tasks, slots = c.allocation.slotsPerNode();
+  const int tasks = c.problem.tasks;
   c.allocation.checkFits(tasks, "graph start");
   // Undirected edges with summed bytes, then CSR with weights scaled to 1..kMaxEdgeWeight.
   std::map<std::pair<int, int>, std::uint64_t> bytes;
@@ -74,9 +91,13 @@ Mapping GraphMapper::build(const StartContext& c) const {
   }
   std::uint64_t heaviest = 1;
   for (const auto& [pair, b] : bytes) heaviest = std::max(heaviest, b);
+  const std::uint64_t largestWeight = std::clamp<std::uint64_t>(
+      kEdgeWeightSum / (2 * std::max<std::size_t>(1, bytes.size())), 2, kMaxEdgeWeight);
   std::vector<std::vector<std::pair<SCOTCH_Num, SCOTCH_Num>>> adjacent(tasks);
   for (const auto& [pair, b] : bytes) {
-    const auto w = static_cast<SCOTCH_Num>(1 + (b * (kMaxEdgeWeight - 1)) / heaviest);
+    const auto w = static_cast<SCOTCH_Num>(
+        1 + static_cast<std::uint64_t>(static_cast<double>(b) / static_cast<double>(heaviest) *
+                                       static_cast<double>(largestWeight - 1)));
     adjacent[pair.first].push_back({pair.second, w});
     adjacent[pair.second].push_back({pair.first, w});
   }
@@ -89,19 +110,48 @@ Mapping GraphMapper::build(const StartContext& c) const {
     start[v + 1] = static_cast<SCOTCH_Num>(ends.size());
   }
   const TargetTorus torus = targetTorusOf(c.machine, c.box);
-  Scotch s;
   std::vector<SCOTCH_Num> extents(torus.extents.begin(), torus.extents.end());
   const bool closed =
       std::all_of(torus.closed.begin(), torus.closed.end(), [](bool b) { return b; });
-  std::vector<SCOTCH_Num> part(tasks, 0);
-  if (SCOTCH_graphBuild(&s.graph, 0, tasks, start.data(), start.data() + 1, nullptr, nullptr,
-                        static_cast<SCOTCH_Num>(ends.size()), ends.data(), weights.data()) != 0 ||
-      SCOTCH_contextBindGraph(&s.context, &s.graph, &s.bound) != 0 ||
-      (closed ? SCOTCH_archTorusX(&s.arch, static_cast<SCOTCH_Num>(extents.size()), extents.data())
-              : SCOTCH_archMeshX(&s.arch, static_cast<SCOTCH_Num>(extents.size()),
-                                 extents.data())) != 0 ||
-      SCOTCH_graphMap(&s.bound, &s.arch, &s.strat, part.data()) != 0)
-    throw std::runtime_error("libscotch failed to map the communication graph");
+  const int strategies = tasks <= kAllStrategiesUpTo ? 4 : 1;
+  Mapping best;
+  std::uint64_t bestByteHops = 0;
+  for (int k = 0; k < strategies; ++k) {
+    Scotch s;
+    const std::string strategy = kStrategies[k];
+    std::vector<SCOTCH_Num> part(tasks, 0);
+    if (SCOTCH_graphBuild(&s.graph, 0, tasks, start.data(), start.data() + 1, nullptr, nullptr,
+                          static_cast<SCOTCH_Num>(ends.size()), ends.data(), weights.data()) != 0 ||
+        SCOTCH_contextBindGraph(&s.context, &s.graph, &s.bound) != 0 ||
+        (closed
+             ? SCOTCH_archTorusX(&s.arch, static_cast<SCOTCH_Num>(extents.size()), extents.data())
+             : SCOTCH_archMeshX(&s.arch, static_cast<SCOTCH_Num>(extents.size()),
+                                extents.data())) != 0 ||
+        (strategy == "quality"
+             ? SCOTCH_stratGraphMapBuild(&s.strat, SCOTCH_STRATQUALITY,
+                                         static_cast<SCOTCH_Num>(torus.node.size()), 0.01)
+         : !strategy.empty() ? SCOTCH_stratGraphMap(&s.strat, strategy.c_str())
+                             : 0) != 0 ||
+        SCOTCH_graphMap(&s.bound, &s.arch, &s.strat, part.data()) != 0)
+      throw std::runtime_error("libscotch failed to map the communication graph");
+    Mapping m = placeParts(c, torus, part);
+    std::uint64_t byteHops = 0;
+    for (std::size_t i = 0; i < c.problem.realCommunications; ++i)
+      byteHops +=
+          c.problem.bytes[i] * static_cast<std::uint64_t>(c.router.hops(
+                                   m.nodeOfTask[c.problem.src[i]], m.nodeOfTask[c.problem.dst[i]]));
+    if (k == 0 || byteHops < bestByteHops) {
+      best = std::move(m);
+      bestByteHops = byteHops;
+    }
+  }
+  return best;
+}
+
+// Scotch's parts as a valid mapping on the allocation's slots.
+Mapping placeParts(const StartContext& c, const TargetTorus& torus,
+                   const std::vector<SCOTCH_Num>& part) {
+  const int tasks = c.problem.tasks, slots = c.allocation.slotsPerNode();
   // Terminal t of Scotch's torus is cell t (first axis fastest). Ranks beyond a node's K slots
   // go, in rank order, to the free slot nearest (by hops) to the node Scotch chose.
   const int cells = static_cast<int>(torus.node.size());

@@ -6,6 +6,7 @@
 
 #include "tac3map/io/error.hpp"
 #include "tac3map/search/objectives.hpp"
+#include "tac3map/search/refiner.hpp"
 
 namespace tac3map {
 
@@ -13,12 +14,8 @@ SearchResult anneal(const Problem& problem, const Router& router, ObjectiveKind 
                     const Mapping& initial, const Schedule& schedule, std::uint64_t seed,
                     Progress* progress) {
   checkSchedule(schedule);
-  double reference = referenceValue(problem, objective);
-  if (reference <= 0) reference = 1;
-  SearchResult result = objectiveSpec(objective).search(problem, router, initial, schedule, seed,
-                                                        reference, progress);
-  result.bestScores = evaluateExact(problem, router, result.best);
-  return result;
+  const RefineTask task{problem, router, objective, schedule, seed, progress};
+  return refinerFor(task).refine(task, initial);
 }
 
 std::vector<SearchResult> annealChainSubset(const Problem& problem, const Router& router,

@@ -13,8 +13,12 @@ namespace {
 
 // Bytes per slot of a dense and of a hashed table (a key more), for one size or several
 // (largest message, list head and two max-tree entries more).
-std::uint64_t denseSlotBytes(bool multiSize) { return multiSize ? 4 + 8 + 4 + 16 : 4; }
-std::uint64_t hashedSlotBytes(bool multiSize) { return denseSlotBytes(multiSize) + 4; }
+std::uint64_t denseSlotBytes(bool multiSize) {
+  return multiSize ? 4 + 8 + 4 + 16 : 4;
+}
+std::uint64_t hashedSlotBytes(bool multiSize) {
+  return denseSlotBytes(multiSize) + 4;
+}
 
 }  // namespace
 
@@ -58,10 +62,9 @@ Tac3Objective::Tac3Objective(const Problem& problem, const Router& router, const
     std::uint64_t capacity = 16;
     while (capacity / 4 * 3 < need) capacity *= 2;
     if (storage == Storage::Auto) capacity *= 2;
-    const bool dense =
-        storage == Storage::Auto &&
-        static_cast<std::uint64_t>(linkLimit_) * denseSlotBytes(table.multiSize) <=
-            capacity * hashedSlotBytes(table.multiSize);
+    const bool dense = storage == Storage::Auto &&
+                       static_cast<std::uint64_t>(linkLimit_) * denseSlotBytes(table.multiSize) <=
+                           capacity * hashedSlotBytes(table.multiSize);
     if (dense) capacity = static_cast<std::uint64_t>(linkLimit_);
     if (slots + capacity >= std::numeric_limits<std::uint32_t>::max())
       throw std::length_error(
@@ -169,8 +172,7 @@ void Tac3Objective::rehash(int t) {
   if (table.multiSize) {
     std::fill_n(top_.begin() + static_cast<std::ptrdiff_t>(table.aux), table.capacity, 0);
     std::fill_n(head_.begin() + static_cast<std::ptrdiff_t>(table.aux), table.capacity, -1);
-    std::fill_n(tree_.begin() + static_cast<std::ptrdiff_t>(2 * table.aux), 2 * table.capacity,
-                0);
+    std::fill_n(tree_.begin() + static_cast<std::ptrdiff_t>(2 * table.aux), 2 * table.capacity, 0);
   }
   table.used = 0;
   for (std::size_t k = 0; k < liveKeys_.size(); ++k) {

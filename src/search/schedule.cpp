@@ -1,6 +1,9 @@
 #include "tac3map/search/schedule.hpp"
 
+#include <string>
+
 #include "tac3map/io/error.hpp"
+#include "tac3map/search/refiner.hpp"
 
 namespace tac3map {
 
@@ -35,6 +38,11 @@ void checkSchedule(const Schedule& s) {
   if (!(s.cooling > 0 && s.cooling < 1)) throw InputError("--cooling must be between 0 and 1");
   if (s.trialsPerTemperature == 0) throw InputError("--trials must be at least 1");
   if (s.timeLimit < 0) throw InputError("--time-limit must be >= 0");
+  if (s.refiner != "auto" && !findRefiner(s.refiner)) {
+    std::string known = "auto";
+    for (const auto& r : refiners()) known += std::string(" | ") + r->name();
+    throw InputError("--refiner: unknown refiner '" + s.refiner + "' (" + known + ")");
+  }
 }
 
 void Progress::publish(std::uint64_t newTrials, double t, double energy) {

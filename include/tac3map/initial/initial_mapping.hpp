@@ -6,6 +6,7 @@
 // ends up.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,10 +33,14 @@ struct ChosenStart {
   const StartCandidate& best() const { return candidates[chosen]; }
 };
 
-// Scores `named` starts and, unless the objective is tahb itself, a hop-bytes search from each
-// of them (same schedule, `seed`; named "tahb-search from NAME"); picks the lowest.
+// Builds and scores the `named` starts in order and, unless the objective is tahb itself, a
+// hop-bytes search from each of them (same schedule, `seed`; named "tahb-search from NAME");
+// picks the lowest. With tac3 and early stop, the first start at tac3's lower bound ends the
+// choice: nothing can beat it, and the starts after it (a Scotch run on 159k ranks) and the
+// searches are not worth their time.
+using StartBuilder = std::function<Mapping()>;
 ChosenStart chooseStart(const Problem& problem, const Router& router, ObjectiveKind objective,
-                        std::vector<std::pair<std::string, Mapping>> named,
+                        const std::vector<std::pair<std::string, StartBuilder>>& named,
                         const Schedule& schedule, std::uint64_t seed);
 
 }  // namespace tac3map

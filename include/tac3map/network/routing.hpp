@@ -26,6 +26,11 @@ class Router {
 
   int nodeCount() const { return nodes_; }
   int axisCount() const { return axes_; }
+  // The box routes run on: extents (node ids are X fastest), which axes close into rings, and
+  // the order axes are routed in.
+  const std::vector<int>& shape() const { return shape_; }
+  const std::vector<bool>& wraps() const { return wrap_; }
+  const std::vector<int>& routingOrder() const { return order_; }
   // One past the largest link id: the size of a per-link array.
   LinkId linkIdLimit() const { return static_cast<LinkId>(nodes_) * 2 * axes_; }
   int coordinate(int node, int axis) const { return coords_[node * axes_ + axis]; }

@@ -122,10 +122,10 @@ class Tac3Objective : public IncrementalObjective<Tac3Objective>, public Tac3Tot
   LinkId linkLimit_;
   int realComms_;  // communications from here on are union copies: network links only
   int longestRoute_;
-  std::vector<Table> tables_;         // per CCS
-  std::vector<std::uint64_t> size_;   // per CCS: its message size (the first, if several)
-  std::vector<std::uint32_t> keys_;   // per slot: its link id (hashed tables)
-  std::vector<std::uint32_t> load_;   // per slot: the CCS's weighted messages on the link
+  std::vector<Table> tables_;             // per CCS
+  std::vector<std::uint64_t> size_;       // per CCS: its message size (the first, if several)
+  std::vector<std::uint32_t> keys_;       // per slot: its link id (hashed tables)
+  std::vector<std::uint32_t> load_;       // per slot: the CCS's weighted messages on the link
   std::vector<std::int64_t> histOffset_;  // single size, per CCS: its histogram in hist_
   std::vector<std::int32_t> hist_;        // links by load
   std::vector<std::uint32_t> maxLoad_;    // single size, per CCS
@@ -184,8 +184,8 @@ bool Tac3Objective::propose(int task, int node, Limit&& limit) {
 }
 
 template <class TooHigh>
-bool Tac3Objective::evaluateSingleSize(int t, const int* first, const int* last,
-                                       Segment& segment, TooHigh&& tooHigh) {
+bool Tac3Objective::evaluateSingleSize(int t, const int* first, const int* last, Segment& segment,
+                                       TooHigh&& tooHigh) {
   Table& table = tables_[t];
   const std::uint32_t base = table.base;
   Stamp* seen = seen_.data();

@@ -42,6 +42,8 @@ struct Schedule {
   // The nodes tasks may occupy (allocation.hpp); default: every node of the box. The initial
   // mapping must use only these.
   Allocation allocation;
+  // The search (refiner.hpp): auto | annealing | multilevel.
+  std::string refiner = "auto";
 
   // Trials of the whole schedule (temperatures from t0 down to tEnd, times trials each).
   std::uint64_t totalTrials() const;
@@ -69,6 +71,8 @@ struct SearchResult {
   double seconds = 0.0;  // of the trials (not of building the engine's state)
   std::string stopped;   // "schedule", "lower-bound", "time-limit", "nothing-to-optimize"
   std::uint64_t tieBreakMoves = 0;  // moves of the tie-break descent after the schedule
+  std::string refiner;  // the search that ran (refiner.hpp)
+  int levels = 1;       // of the multilevel search (1: the job alone)
 };
 
 }  // namespace tac3map

@@ -1,0 +1,67 @@
+// The refiners (refiner.hpp): the list, the choice for a job, and the annealer as a refiner.
+#include "tac3map/search/refiner.hpp"
+
+#include "tac3map/io/error.hpp"
+#include "tac3map/search/objectives.hpp"
+
+namespace tac3map {
+namespace {
+
+// The paper's simulated annealing with the objective's engine, then its tie-break descent.
+class AnnealingRefiner : public Refiner {
+ public:
+  const char* name() const override { return "annealing"; }
+  const char* description() const override {
+    return "simulated annealing of single-rank moves from the start (the paper's solver)";
+  }
+  std::string whyNot(const RefineTask&) const override { return {}; }
+  SearchResult refine(const RefineTask& task, const Mapping& start) const override {
+    double reference = referenceValue(task.problem, task.objective);
+    if (reference <= 0) reference = 1;
+    SearchResult result = objectiveSpec(task.objective)
+                              .search(task.problem, task.router, start, task.schedule, task.seed,
+                                      reference, task.progress);
+    result.bestScores = evaluateExact(task.problem, task.router, result.best);
+    result.refiner = name();
+    return result;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Refiner> makeAnnealingRefiner() {
+  return std::make_unique<AnnealingRefiner>();
+}
+
+const std::vector<std::unique_ptr<Refiner>>& refiners() {
+  static const std::vector<std::unique_ptr<Refiner>> all = [] {
+    std::vector<std::unique_ptr<Refiner>> list;
+    list.push_back(makeAnnealingRefiner());
+    list.push_back(makeMultilevelRefiner());
+    return list;
+  }();
+  return all;
+}
+
+const Refiner* findRefiner(const std::string& name) {
+  for (const auto& refiner : refiners())
+    if (name == refiner->name()) return refiner.get();
+  return nullptr;
+}
+
+const Refiner& refinerFor(const RefineTask& task) {
+  const std::string& name = task.schedule.refiner;
+  if (name == "auto") {
+    const Refiner* multilevel = findRefiner("multilevel");
+    if (task.router.nodeCount() > kMultilevelAbove && multilevel->whyNot(task).empty())
+      return *multilevel;
+    return *refiners().front();
+  }
+  checkSchedule(task.schedule);  // an unknown name is an InputError there
+  const Refiner* refiner = findRefiner(name);
+  const std::string why = refiner->whyNot(task);
+  if (!why.empty()) throw InputError("--refiner " + name + ": " + why);
+  return *refiner;
+}
+
+}  // namespace tac3map
