@@ -92,9 +92,13 @@ if sim_col:
 print(head)
 print(rule)
 shown = [by["identity"], by["tofu-default"]] + ([best_scotch] if best_scotch else [])
-shown += [r for r in rows if r["kind"] == "tac3map" and r["objective"] == "tac3"]
-shown += [r for r in rows if r["kind"] == "tac3map" and r["objective"] == "tahb"]
+runs_and_cuts = [r for r in rows if r["kind"] == "tac3map"] + [dict(k, killed=True) for k in killed.values()]
+shown += sorted(runs_and_cuts, key=lambda r: (r["objective"] != "tac3", int(r["seed"])))
 for r in shown:
+    if r.get("killed"):
+        print(f"| {r['objective']}-map seed {r['seed']} | killed after {r['wall']:.0f} s (MAP_TIMEOUT), no map "
+              f"| | | | | {r['wall']:.2f} | {r['mib']:.0f} |" + (" |" if sim_col else ""))
+        continue
     vs_scotch = cell(r["tahb"] / best_scotch["tahb"], ".3f") if best_scotch else "n/a"
     line = (f"| {display(r)} | {r['tac3'] * 1e6:.2f} | {r['tac3'] / ref['tac3']:.3f} | "
             f"{r['tahb'] / MIB:.1f} | {vs_scotch} | {r['avg_hops']:.3f} | {cell(r['wall'], '.2f')} | "
@@ -103,9 +107,6 @@ for r in shown:
         t = simulated.get(r["label"])
         line += f" {cell(t * 1e6 if t else None, '.3f')} |"
     print(line)
-for k in sorted(killed.values(), key=lambda k: (k["objective"] != "tac3", int(k["seed"]))):
-    print(f"| {k['objective']}-map seed {k['seed']} | killed after {k['wall']:.0f} s (MAP_TIMEOUT), no map "
-          f"| | | | | {k['wall']:.2f} | {k['mib']:.0f} |" + (" |" if sim_col else ""))
 
 # Scotch: every step, so that a failure or a collision shows
 if status:
@@ -134,7 +135,7 @@ if status:
         print("Scotch made no usable map: the criteria that need it cannot be judged.")
 stops = sorted({f"{r['objective']}: {r['stopped']}" for r in rows if r["kind"] == "tac3map"})
 if stops:
-    print("search stopped by: " + ", ".join(stops))
+    print(("" if status else "\n") + "search stopped by: " + ", ".join(stops))
 
 # criteria
 crit = []
