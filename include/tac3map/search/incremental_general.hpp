@@ -107,8 +107,10 @@ class Tac3Objective : public IncrementalObjective<Tac3Objective>, public Tac3Tot
                           TooHigh&& tooHigh);
   void evaluateMultiSize(int t, const int* first, const int* last, Segment& segment);
   // Several sizes: the route of communication c between ends e leaves or joins t's loads.
-  void leaveMulti(int c, Ends e, std::int64_t& pairs);
-  void joinMulti(int c, Ends e, std::int64_t& pairs);
+  template <bool Join>
+  void moveMulti(int c, Ends e, std::int64_t& pairs);
+  void leaveMulti(int c, Ends e, std::int64_t& pairs) { moveMulti<false>(c, e, pairs); }
+  void joinMulti(int c, Ends e, std::int64_t& pairs) { moveMulti<true>(c, e, pairs); }
   void setLeaf(const Table& table, std::uint32_t local, std::uint64_t value);
   std::uint64_t treeTop(const Table& table) const { return tree_[2 * table.aux + 1]; }
   void nextStamp() {
@@ -272,7 +274,10 @@ inline void Tac3Objective::setLeaf(const Table& table, std::uint32_t local, std:
   }
 }
 
-inline void Tac3Objective::joinMulti(int c, Ends e, std::int64_t& pairs) {
+// One route of communication c joins (Join) or leaves t's loads: per link the load, the
+// message list, the largest message there and its max-tree leaf.
+template <bool Join>
+inline void Tac3Objective::moveMulti(int c, Ends e, std::int64_t& pairs) {
   Table& table = tables_[problem_.ccs[c]];
   const std::uint64_t bytes = problem_.bytes[c];
   std::int32_t node = static_cast<std::int32_t>(nodeBase_[c]);
@@ -283,45 +288,32 @@ inline void Tac3Objective::joinMulti(int c, Ends e, std::int64_t& pairs) {
         const std::uint32_t local = slot - table.base;
         const std::size_t a = table.aux + local;
         const std::uint32_t before = load_[slot];
-        load_[slot] = before + w;
-        pairs += static_cast<std::int64_t>(before) * w;
-        next_[node] = head_[a];
-        prev_[node] = -1;
-        if (head_[a] >= 0) prev_[head_[a]] = node;
-        head_[a] = node++;
-        if (bytes > top_[a]) top_[a] = bytes;
-        setLeaf(table, local, top_[a] * (before + w));
-      },
-      c < realComms_);
-}
-
-inline void Tac3Objective::leaveMulti(int c, Ends e, std::int64_t& pairs) {
-  Table& table = tables_[problem_.ccs[c]];
-  const std::uint64_t bytes = problem_.bytes[c];
-  std::int32_t node = static_cast<std::int32_t>(nodeBase_[c]);
-  links_.forEachLink(
-      e.p, e.q,
-      [&](LinkId l, std::uint32_t w) {
-        const std::uint32_t slot = slotOf(table, static_cast<std::uint32_t>(l));
-        const std::uint32_t local = slot - table.base;
-        const std::size_t a = table.aux + local;
-        const std::uint32_t before = load_[slot];
-        load_[slot] = before - w;
-        pairs -= static_cast<std::int64_t>(before - w) * w;
-        if (prev_[node] >= 0) {
-          next_[prev_[node]] = next_[node];
+        const std::uint32_t after = Join ? before + w : before - w;
+        load_[slot] = after;
+        if (Join) {
+          pairs += static_cast<std::int64_t>(before) * w;
+          next_[node] = head_[a];
+          prev_[node] = -1;
+          if (head_[a] >= 0) prev_[head_[a]] = node;
+          head_[a] = node;
+          top_[a] = std::max(top_[a], bytes);
         } else {
-          head_[a] = next_[node];
+          pairs -= static_cast<std::int64_t>(after) * w;
+          if (prev_[node] >= 0) {
+            next_[prev_[node]] = next_[node];
+          } else {
+            head_[a] = next_[node];
+          }
+          if (next_[node] >= 0) prev_[next_[node]] = prev_[node];
+          if (bytes == top_[a]) {  // the largest message may have left: ask the ones that stay
+            std::uint64_t top = 0;
+            for (std::int32_t n = head_[a]; n >= 0; n = next_[n])
+              top = std::max(top, problem_.bytes[commOfNode_[n]]);
+            top_[a] = top;
+          }
         }
-        if (next_[node] >= 0) prev_[next_[node]] = prev_[node];
         ++node;
-        if (bytes == top_[a]) {  // the largest message may have left: ask the ones that stay
-          std::uint64_t top = 0;
-          for (std::int32_t n = head_[a]; n >= 0; n = next_[n])
-            top = std::max(top, problem_.bytes[commOfNode_[n]]);
-          top_[a] = top;
-        }
-        setLeaf(table, local, top_[a] * (before - w));
+        setLeaf(table, local, top_[a] * after);
       },
       c < realComms_);
 }
