@@ -6,7 +6,9 @@ usage: search_at_scale_report.py CASE SHAPE CASEDIR OUTDIR
 Reads CASEDIR/runs.tsv (one line per mapping: label, kind baseline|scotch|tac3map, strategy,
 seed, objective, wall_s, peak_kib, stopped, mapping), CASEDIR/scores.csv (`tac3map score
 --format csv` of the same mappings, same order), CASEDIR/scotch/status.tsv (Scotch's steps,
-when Scotch ran) and CASEDIR/simulated.tsv (label, simulated seconds; stencil512 only).
+when Scotch ran), CASEDIR/simulated.tsv (label, simulated seconds; stencil512 only) and each
+map run's CASEDIR/LABEL.json (--report: search.refiner and search.levels, shown in the table's
+"refiner (levels)" column and in results.csv; blank when the report has no refiner).
 Prints the table and the criteria; appends the rows to OUTDIR/results.csv and the criteria
 lines to OUTDIR/criteria.txt.
 
@@ -15,6 +17,7 @@ tac3 reference of a case is the lowest tac3 of identity, tofu-default and that m
 (identity and tofu-default only on fugaku, which has no Scotch).
 """
 import csv
+import json
 import os
 import sys
 
@@ -32,6 +35,11 @@ for r, s in zip(runs, scores):
     row["max_link_messages"] = s["max_link_messages"]
     row["wall"] = float(r["wall_s"]) if r["wall_s"] else None
     row["mib"] = int(r["peak_kib"]) / 1024 if r["peak_kib"] else None
+    row["refiner"] = row["levels"] = ""
+    if r["kind"] == "tac3map" and os.path.exists(f"{d}/{r['label']}.json"):
+        search = json.load(open(f"{d}/{r['label']}.json")).get("search", {})
+        row["refiner"] = search.get("refiner", "")  # absent before issue 12's refiner seam
+        row["levels"] = str(search.get("levels", ""))
     rows.append(row)
 status = []
 if os.path.exists(f"{d}/scotch/status.tsv"):
@@ -62,6 +70,12 @@ def cell(x, fmt):
     return "" if x is None else format(x, fmt)
 
 
+def refiner(r):
+    if not r["refiner"]:
+        return ""
+    return r["refiner"] + (f" ({r['levels']})" if r["levels"] else "")
+
+
 def display(r):
     if r is best_scotch:
         return f"scotch-best ({r['strategy']})"
@@ -75,7 +89,6 @@ for r in rows:
     if r["kind"] == "tac3map":
         rep = f"{d}/{r['label']}.json"
         if os.path.exists(rep):
-            import json
             j = json.load(open(rep))
             tasks, nodes = j["tasks"], j["nodes"]
             break
@@ -84,8 +97,9 @@ print(f"\n## {case}: {tasks if tasks else '?'} ranks on box {shape}"
 print(f"\ntac3 lower bound {bound * 1e6:.2f} µs; tac3 reference = best of identity, tofu-default"
       + (", Scotch's best" if case != "fugaku" else "") + f": {ref_name} ({ref['tac3'] * 1e6:.2f} µs)\n")
 sim_col = bool(simulated)
-head = "| mapping | tac3 [µs] | tac3 / ref | hop-bytes [MiB·hops] | hop-bytes / Scotch best | avg hops | wall s | peak MiB |"
-rule = "|---|---|---|---|---|---|---|---|"
+head = ("| mapping | tac3 [µs] | tac3 / ref | hop-bytes [MiB·hops] | hop-bytes / Scotch best | avg hops | wall s "
+        "| peak MiB | refiner (levels) |")
+rule = "|---|---|---|---|---|---|---|---|---|"
 if sim_col:
     head += " simulated [µs] |"
     rule += "---|"
@@ -97,12 +111,12 @@ shown += sorted(runs_and_cuts, key=lambda r: (r["objective"] != "tac3", int(r["s
 for r in shown:
     if r.get("killed"):
         print(f"| {r['objective']}-map seed {r['seed']} | killed after {r['wall']:.0f} s (MAP_TIMEOUT), no map "
-              f"| | | | | {r['wall']:.2f} | {r['mib']:.0f} |" + (" |" if sim_col else ""))
+              f"| | | | | {r['wall']:.2f} | {r['mib']:.0f} | |" + (" |" if sim_col else ""))
         continue
     vs_scotch = cell(r["tahb"] / best_scotch["tahb"], ".3f") if best_scotch else "n/a"
     line = (f"| {display(r)} | {r['tac3'] * 1e6:.2f} | {r['tac3'] / ref['tac3']:.3f} | "
             f"{r['tahb'] / MIB:.1f} | {vs_scotch} | {r['avg_hops']:.3f} | {cell(r['wall'], '.2f')} | "
-            f"{cell(r['mib'], '.0f')} |")
+            f"{cell(r['mib'], '.0f')} | {refiner(r)} |")
     if sim_col:
         t = simulated.get(r["label"])
         line += f" {cell(t * 1e6 if t else None, '.3f')} |"
@@ -215,7 +229,7 @@ with open(f"{out}/criteria.txt", "a") as f:
 
 fields = ["case", "shape", "label", "kind", "strategy", "seed", "objective", "scotch_best", "tac3_us",
           "tac3_lower_bound_us", "tac3_over_ref", "tahb_byte_hops", "tahb_over_scotch_best", "avg_hops",
-          "max_link_messages", "wall_s", "peak_mib", "stopped", "simulated_s"]
+          "max_link_messages", "wall_s", "peak_mib", "stopped", "simulated_s", "refiner", "levels"]
 new = not os.path.exists(f"{out}/results.csv")
 with open(f"{out}/results.csv", "a", newline="") as f:
     w = csv.writer(f)
@@ -228,4 +242,5 @@ with open(f"{out}/results.csv", "a", newline="") as f:
                     f"{r['tac3'] / ref['tac3']:.4f}", f"{r['tahb']:.0f}",
                     f"{r['tahb'] / best_scotch['tahb']:.4f}" if best_scotch else "",
                     f"{r['avg_hops']:.4f}", r["max_link_messages"], cell(r["wall"], ".2f"),
-                    cell(r["mib"], ".1f"), r["stopped"], "" if t is None else f"{t:.9g}"])
+                    cell(r["mib"], ".1f"), r["stopped"], "" if t is None else f"{t:.9g}", r["refiner"],
+                    r["levels"]])
