@@ -102,7 +102,8 @@ class Tac3Objective : public IncrementalObjective<Tac3Objective>, public Tac3Tot
   void rehash(int t);
 
   // False (state left for discard) when tooHigh(a lower bound of the new cost) says so.
-  template <class TooHigh>
+  // Dense: the table indexes by link id (no probe on the hot path).
+  template <bool Dense, class TooHigh>
   bool evaluateSingleSize(int t, const int* first, const int* last, Segment& segment,
                           TooHigh&& tooHigh);
   void evaluateMultiSize(int t, const int* first, const int* last, Segment& segment);
@@ -172,7 +173,9 @@ bool Tac3Objective::propose(int task, int node, Limit&& limit) {
         };
         if (segment.multiSize) {
           evaluateMultiSize(t, first, last, segment);
-        } else if (!evaluateSingleSize(t, first, last, segment, tooHigh)) {
+        } else if (!(tables_[t].shift == 0
+                         ? evaluateSingleSize<true>(t, first, last, segment, tooHigh)
+                         : evaluateSingleSize<false>(t, first, last, segment, tooHigh))) {
           rejected = true;
           return false;
         }
@@ -185,7 +188,7 @@ bool Tac3Objective::propose(int task, int node, Limit&& limit) {
   return !rejected;
 }
 
-template <class TooHigh>
+template <bool Dense, class TooHigh>
 bool Tac3Objective::evaluateSingleSize(int t, const int* first, const int* last, Segment& segment,
                                        TooHigh&& tooHigh) {
   Table& table = tables_[t];
@@ -199,6 +202,10 @@ bool Tac3Objective::evaluateSingleSize(int t, const int* first, const int* last,
   // loads), indexed by slot. Each slot's load before the move is recorded on its first touch,
   // branch-free: the entry is always written, but kept only then.
   Tac3Step<std::uint32_t> step{load_.data()};
+  const auto slotOfLink = [&](LinkId l) {
+    return Dense ? base + static_cast<std::uint32_t>(l)
+                 : slotOf(table, static_cast<std::uint32_t>(l));
+  };
   const auto record = [&](std::uint32_t slot, std::uint32_t before) {
     *out = {slot, before};
     out += seen[slot - base] != stamp;
@@ -209,7 +216,7 @@ bool Tac3Objective::evaluateSingleSize(int t, const int* first, const int* last,
     links_.forEachLink(
         now.p, now.q,
         [&](LinkId l, std::uint32_t w) {
-          step.out(slotOf(table, static_cast<std::uint32_t>(l)), w, record);
+          step.out(slotOfLink(l), w, record);
         },
         *c < realComms_);
   }
@@ -221,7 +228,7 @@ bool Tac3Objective::evaluateSingleSize(int t, const int* first, const int* last,
     links_.forEachLink(
         after.p, after.q,
         [&](LinkId l, std::uint32_t w) {
-          step.in(slotOf(table, static_cast<std::uint32_t>(l)), w, record);
+          step.in(slotOfLink(l), w, record);
         },
         *c < realComms_);
     tooHighNow = step.addedTop > oldMax && tooHigh(bytes * step.addedTop);
