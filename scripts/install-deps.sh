@@ -3,7 +3,7 @@
 # when they are all present. Run as root (or with sudo available).
 set -euo pipefail
 packages=(cmake g++ make libcli11-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev
-  libopenmpi-dev openmpi-bin libeigen3-dev libscotch-dev)
+  libopenmpi-dev openmpi-bin libeigen3-dev libscotch-dev libboost-graph-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
