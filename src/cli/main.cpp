@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "convert_command.hpp"
 #include "distributed.hpp"
+#include "bcast_command.hpp"
 #include "platform_command.hpp"
 #include "sweep.hpp"
 #include "tac3map/io/error.hpp"
@@ -310,6 +311,8 @@ int main(int argc, char** argv) {
   CLI::App* platformCmd = addPlatformCommand(app, platform);
   ConvertOptions convert;
   CLI::App* convertCmd = addConvertCommand(app, convert);
+  BcastOptions bcast;
+  CLI::App* bcastCmd = addBcastCommand(app, bcast);
 
   CLI11_PARSE(app, argc, argv);
   try {
@@ -325,6 +328,7 @@ int main(int argc, char** argv) {
     if (randomCmd->parsed()) return runGenRandom(random);
     if (platformCmd->parsed()) return runPlatform(platform);
     if (convertCmd->parsed()) return runConvert(convert);
+    if (bcastCmd->parsed()) return runBcast(bcast);
   } catch (const std::exception& e) {
     // Every MPI process reads the same inputs and fails alike: one message is enough.
     if (MpiSession::rank() == 0) std::cerr << "tac3map: error: " << e.what() << "\n";

@@ -1,0 +1,127 @@
+// Broadcast schedules on tree networks (`tac3map bcast`; Hourai et al., the seed paper
+// `optimal-broadcast-tree-networks`, section 2's model; docs/bcast.md).
+//
+// The network is a tree (network/graph_network.hpp). Participants (default: the compute
+// nodes, in file order = rank order) may hold the message; every other node only relays. A
+// transfer goes from a holder to a participant that does not hold the message yet; a
+// receiver forwards only once it holds all of it; a node may send to several at once. A
+// transfer of D bytes over arcs (b_1, d_1) .. (b_n, d_n) runs at b = min b_i; arc i's
+// capacity is reserved at rate b over [start + d_1 + .. + d_i, that + D/b); a transfer
+// starts at the earliest time at or after its sender holds the message at which every
+// reservation fits under its capacity (intervals half-open, times compared with a relative
+// tolerance), and never before the previous transfer's start (the paper's chronological
+// rule). The receiver holds the message at start + sum d_i + D/b.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tac3map/network/graph_network.hpp"
+
+namespace tac3map {
+
+struct Transfer {
+  int src = 0, dst = 0;  // participant indices (rank order)
+  double start = 0, end = 0;
+};
+
+struct BroadcastSchedule {
+  int root = 0;
+  double bytes = 0;
+  double time = 0;       // when the last participant holds the message
+  bool optimal = false;  // the search proved it minimal (optimal algorithm, not cut short)
+  std::uint64_t searchNodes = 0;
+  double seconds = 0;
+  std::vector<Transfer> transfers;  // in start order
+};
+
+// The tree and its participants, with each ordered pair's path parameters precomputed.
+class BroadcastNetwork {
+ public:
+  // InputError (naming the file) when the network is not a tree or a participant is unknown.
+  BroadcastNetwork(const GraphNetwork& net, const std::vector<std::string>& participants);
+
+  int participants() const { return static_cast<int>(node_.size()); }
+  const std::string& name(int p) const { return net_.nodes[node_[p]].name; }
+  int indexOf(const std::string& name) const;  // -1 if not a participant
+
+  struct Path {
+    std::vector<int> capacities;  // per arc
+    std::vector<double> offsets;  // per arc: sum of latencies up to and including it
+    double bandwidth = 0;         // min over arcs
+    double latency = 0;           // sum over arcs
+  };
+  const Path& path(int from, int to) const { return paths_[from * participants() + to]; }
+  double capacity(int c) const { return capacity_[c]; }
+  // The tree rooted at node 0: per node its children with the arc down to each and back,
+  // nodes in breadth-first order (parents first), and each node's participant index (-1).
+  struct Child {
+    int node, down, up;
+  };
+  const std::vector<Child>& children(int node) const { return children_[node]; }
+  const std::vector<int>& order() const { return order_; }
+  int participantAt(int node) const { return participantOf_[node]; }
+  int nodeOf(int p) const { return node_[p]; }
+  int capacities() const { return static_cast<int>(capacity_.size()); }
+  const GraphNetwork& graph() const { return net_; }
+
+ private:
+  const GraphNetwork& net_;
+  std::vector<int> node_;  // per participant: its node id
+  std::vector<Path> paths_;
+  std::vector<double> capacity_;  // per capacity id: bytes per second
+  std::vector<std::vector<Child>> children_;
+  std::vector<int> order_, participantOf_;
+};
+
+// The state a schedule builds up: who holds the message since when, each capacity's
+// reservations, and the last start. Transfers are added with add() and removed (last first)
+// with undo(), as a depth-first search needs.
+class BroadcastState {
+ public:
+  BroadcastState(const BroadcastNetwork& network, int root, double bytes);
+
+  bool holds(int p) const { return hold_[p] >= 0; }
+  double heldSince(int p) const { return hold_[p]; }
+  int holders() const { return holders_; }
+  double lastStart() const { return lastStart_; }
+  double makespan() const { return makespan_; }
+  // The transfer src -> dst as the model would schedule it now (src holds, dst does not).
+  Transfer plan(int src, int dst) const;
+  void add(const Transfer& t);
+  void undo();
+  const std::vector<Transfer>& transfers() const { return done_; }
+
+ private:
+  struct Reservation {
+    double start, end, rate;
+  };
+  bool fits(const BroadcastNetwork::Path& path, double start, double duration, double rate) const;
+
+  const BroadcastNetwork& network_;
+  double bytes_;
+  std::vector<double> hold_;  // per participant: when it holds the message, -1: not yet
+  int holders_ = 1;
+  double lastStart_ = 0, makespan_ = 0;
+  std::vector<std::vector<Reservation>> reserved_;  // per capacity
+  std::vector<Transfer> done_;
+  std::vector<double> makespans_;  // before each transfer, for undo
+};
+
+// `flat`: the root sends to every other participant in rank order. `binomial`: MPICH's
+// binomial tree relative to the root (a node sends to its children, largest subtree first,
+// in the order the transfers can start). `optimal`: depth-first branch and bound over every
+// chronological schedule, pruned by the best time found and (unless noBound) a lower bound:
+// each participant still without the message needs at least the uncontended time from the
+// holder that could start soonest. With isomorphism (the paper's receiver-side cut), of
+// sibling subtrees that hold no message and are identical (node kinds, participants, link
+// parameters both ways, duplex) receivers are tried in the first only: the others give the
+// same schedules mirrored. timeLimit 0 = none.
+BroadcastSchedule flatBroadcast(const BroadcastNetwork& network, int root, double bytes);
+BroadcastSchedule binomialBroadcast(const BroadcastNetwork& network, int root, double bytes);
+BroadcastSchedule optimalBroadcast(const BroadcastNetwork& network, int root, double bytes,
+                                   bool useBound = true, double timeLimit = 0,
+                                   bool useIsomorphism = true);
+
+}  // namespace tac3map

@@ -1,0 +1,375 @@
+// Broadcast schedules on tree networks (bcast/broadcast.hpp): the model's state, and the
+// flat, binomial and optimal (branch and bound) schedules.
+#include "tac3map/bcast/broadcast.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <tuple>
+
+#include "tac3map/io/error.hpp"
+
+namespace tac3map {
+namespace {
+
+// Times are sums of latencies and quotients; compare them with a relative tolerance.
+double tolerance(double t) {
+  return 1e-12 + 1e-9 * std::abs(t);
+}
+
+int findRoot(std::vector<int>& parent, int v) {
+  while (parent[v] != v) v = parent[v] = parent[parent[v]];
+  return v;
+}
+
+}  // namespace
+
+BroadcastNetwork::BroadcastNetwork(const GraphNetwork& net,
+                                   const std::vector<std::string>& participants)
+    : net_(net) {
+  // A tree: n - 1 links joining every node.
+  const std::size_t n = net.nodes.size(), links = net.arcs.size() / 2;
+  std::vector<int> parent(n);
+  std::iota(parent.begin(), parent.end(), 0);
+  std::size_t joined = 0;
+  for (std::size_t l = 0; l < links; ++l) {
+    const int a = findRoot(parent, net.arcs[2 * l].from), b = findRoot(parent, net.arcs[2 * l].to);
+    if (a != b) parent[a] = b, ++joined;
+  }
+  if (links != n - 1 || joined != n - 1)
+    failIn(net.source, "bcast needs a tree network: " + std::to_string(n) + " nodes and " +
+                           std::to_string(links) + " links (a tree has one link fewer than " +
+                           "nodes, and joins them all)");
+  std::vector<int> computeIndex(n, -1);
+  for (int i = 0; i < net.computeCount(); ++i) computeIndex[net.compute[i]] = i;
+  if (participants.empty()) {
+    node_ = net.compute;
+  } else {
+    for (const std::string& name : participants) {
+      const int id = net.nodeId(name);
+      if (id < 0) failIn(net.source, "--participants: no node '" + name + "'");
+      if (computeIndex[id] < 0)
+        failIn(net.source, "--participants: '" + name + "' is a relay-only node");
+      if (std::find(node_.begin(), node_.end(), id) != node_.end())
+        failIn(net.source, "--participants: '" + name + "' twice");
+      node_.push_back(id);
+    }
+  }
+  if (node_.size() < 2) failIn(net.source, "bcast needs at least two participants");
+  // The tree rooted at node 0, breadth first.
+  children_.resize(n);
+  participantOf_.assign(n, -1);
+  for (std::size_t p = 0; p < node_.size(); ++p) participantOf_[node_[p]] = static_cast<int>(p);
+  std::vector<bool> seen(n, false);
+  order_.push_back(0);
+  seen[0] = true;
+  for (std::size_t k = 0; k < order_.size(); ++k) {
+    const int v = order_[k];
+    for (std::size_t a = 0; a < net.arcs.size(); ++a)
+      if (net.arcs[a].from == v && !seen[net.arcs[a].to]) {
+        const int c = net.arcs[a].to;
+        seen[c] = true;
+        order_.push_back(c);
+        children_[v].push_back({c, static_cast<int>(a), static_cast<int>(a ^ 1)});
+      }
+  }
+  capacity_.assign(static_cast<std::size_t>(net.capacities), 0);
+  for (const GraphArc& arc : net.arcs) capacity_[arc.capacity] = arc.bandwidth;
+  const int p = static_cast<int>(node_.size());
+  paths_.resize(static_cast<std::size_t>(p) * p);
+  for (int a = 0; a < p; ++a)
+    for (int b = 0; b < p; ++b) {
+      Path& path = paths_[a * p + b];
+      const int i = computeIndex[node_[a]], j = computeIndex[node_[b]];
+      path.bandwidth = std::numeric_limits<double>::infinity();
+      for (const int* arc = net.routeBegin(i, j); arc != net.routeEnd(i, j); ++arc) {
+        path.latency += net.arcs[*arc].latency;
+        path.capacities.push_back(net.arcs[*arc].capacity);
+        path.offsets.push_back(path.latency);
+        path.bandwidth = std::min(path.bandwidth, net.arcs[*arc].bandwidth);
+      }
+    }
+}
+
+int BroadcastNetwork::indexOf(const std::string& wanted) const {
+  for (int p = 0; p < participants(); ++p)
+    if (name(p) == wanted) return p;
+  return -1;
+}
+
+BroadcastState::BroadcastState(const BroadcastNetwork& network, int root, double bytes)
+    : network_(network),
+      bytes_(bytes),
+      hold_(static_cast<std::size_t>(network.participants()), -1.0),
+      reserved_(static_cast<std::size_t>(network.capacities())) {
+  hold_[root] = 0;
+}
+
+bool BroadcastState::fits(const BroadcastNetwork::Path& path, double start, double duration,
+                          double rate) const {
+  for (std::size_t i = 0; i < path.capacities.size(); ++i) {
+    const double from = start + path.offsets[i], to = from + duration;
+    const std::vector<Reservation>& list = reserved_[path.capacities[i]];
+    const double limit = network_.capacity(path.capacities[i]);
+    // The reserved rate is piecewise constant: look where the window opens and wherever a
+    // reservation opens inside it.
+    const auto usageAt = [&](double t) {
+      double used = 0;
+      for (const Reservation& r : list)
+        if (r.start <= t + tolerance(t) && t < r.end - tolerance(r.end)) used += r.rate;
+      return used;
+    };
+    if (usageAt(from) + rate > limit * (1 + 1e-9)) return false;
+    for (const Reservation& r : list)
+      if (r.start > from + tolerance(from) && r.start < to - tolerance(to) &&
+          usageAt(r.start) + rate > limit * (1 + 1e-9))
+        return false;
+  }
+  return true;
+}
+
+Transfer BroadcastState::plan(int src, int dst) const {
+  const BroadcastNetwork::Path& path = network_.path(src, dst);
+  const double duration = bytes_ / path.bandwidth;
+  const double earliest = std::max(hold_[src], lastStart_);
+  // The earliest fit is the earliest start itself or a moment a reservation on the path ends
+  // (seen from that arc's offset); the last of these always fits.
+  std::vector<double> candidates{earliest};
+  for (std::size_t i = 0; i < path.capacities.size(); ++i)
+    for (const Reservation& r : reserved_[path.capacities[i]])
+      if (r.end - path.offsets[i] > earliest) candidates.push_back(r.end - path.offsets[i]);
+  std::sort(candidates.begin(), candidates.end());
+  double start = candidates.back();
+  for (double t : candidates)
+    if (fits(path, t, duration, path.bandwidth)) {
+      start = t;
+      break;
+    }
+  return {src, dst, start, start + path.latency + duration};
+}
+
+void BroadcastState::add(const Transfer& t) {
+  const BroadcastNetwork::Path& path = network_.path(t.src, t.dst);
+  const double duration = bytes_ / path.bandwidth;
+  for (std::size_t i = 0; i < path.capacities.size(); ++i)
+    reserved_[path.capacities[i]].push_back(
+        {t.start + path.offsets[i], t.start + path.offsets[i] + duration, path.bandwidth});
+  hold_[t.dst] = t.end;
+  ++holders_;
+  makespans_.push_back(makespan_);
+  makespans_.push_back(lastStart_);
+  makespan_ = std::max(makespan_, t.end);
+  lastStart_ = t.start;
+  done_.push_back(t);
+}
+
+void BroadcastState::undo() {
+  const Transfer t = done_.back();
+  done_.pop_back();
+  for (int c : network_.path(t.src, t.dst).capacities) reserved_[c].pop_back();
+  hold_[t.dst] = -1;
+  --holders_;
+  lastStart_ = makespans_.back();
+  makespans_.pop_back();
+  makespan_ = makespans_.back();
+  makespans_.pop_back();
+}
+
+namespace {
+
+BroadcastSchedule finish(const BroadcastState& state, int root, double bytes) {
+  BroadcastSchedule s;
+  s.root = root;
+  s.bytes = bytes;
+  s.time = state.makespan();
+  s.transfers = state.transfers();
+  return s;
+}
+
+}  // namespace
+
+BroadcastSchedule flatBroadcast(const BroadcastNetwork& network, int root, double bytes) {
+  BroadcastState state(network, root, bytes);
+  for (int p = 0; p < network.participants(); ++p)
+    if (p != root) state.add(state.plan(root, p));
+  return finish(state, root, bytes);
+}
+
+BroadcastSchedule binomialBroadcast(const BroadcastNetwork& network, int root, double bytes) {
+  const int n = network.participants();
+  // Children of each relative rank, largest subtree first (MPICH's MPIR_Bcast_binomial).
+  std::vector<std::vector<int>> children(n);
+  for (int r = 0; r < n; ++r) {
+    int lowbit = 1;
+    while (lowbit < n && !(r & lowbit)) lowbit <<= 1;
+    for (int mask = lowbit >> 1; mask >= 1; mask >>= 1)
+      if (r + mask < n) children[r].push_back(r + mask);
+  }
+  const auto rank = [&](int relative) { return (relative + root) % n; };
+  BroadcastState state(network, root, bytes);
+  std::vector<std::size_t> next(n, 0);
+  // Among the holders' next transfers, the one that can start first (then the lower rank).
+  while (state.holders() < n) {
+    Transfer best{};
+    bool found = false;
+    for (int r = 0; r < n; ++r) {
+      if (!state.holds(rank(r)) || next[r] == children[r].size()) continue;
+      const Transfer t = state.plan(rank(r), rank(children[r][next[r]]));
+      if (!found || t.start < best.start - tolerance(best.start)) best = t, found = true;
+    }
+    state.add(best);
+    ++next[(best.src - root + n) % n];
+  }
+  return finish(state, root, bytes);
+}
+
+namespace {
+
+// Receivers worth trying (the receiver-side cut): bottom-up labels of the rooted subtrees
+// (participant or not; holders get a label of their own, so a subtree with a holder matches
+// none; children in sorted order with the parameters of their links), then, at every node,
+// of the children whose subtree and link parameters are identical only the first keeps its
+// receivers. Swapping two such subtrees maps the state onto itself (no holder inside means no
+// reservation inside: a transfer loads a subtree's links only to or from a node in it).
+class ReceiverCut {
+ public:
+  explicit ReceiverCut(const BroadcastNetwork& network)
+      : network_(network),
+        label_(network.graph().nodes.size()),
+        allowed_(network.graph().nodes.size()) {}
+
+  // allowed(p) for each participant p, for the holders of `state`.
+  const std::vector<bool>& allowed(const BroadcastState& state) {
+    const auto& arcs = network_.graph().arcs;
+    const auto key = [&](const BroadcastNetwork::Child& c) {
+      const GraphArc &down = arcs[c.down], &up = arcs[c.up];
+      return std::make_tuple(label_[c.node], down.bandwidth, down.latency, up.bandwidth, up.latency,
+                             down.capacity == up.capacity);
+    };
+    const std::vector<int>& order = network_.order();
+    for (std::size_t k = order.size(); k-- > 0;) {
+      const int v = order[k];
+      const int p = network_.participantAt(v);
+      std::vector<std::tuple<int, double, double, double, double, bool>> parts;
+      for (const auto& c : network_.children(v)) parts.push_back(key(c));
+      std::sort(parts.begin(), parts.end());
+      // A holder's label is unique: its node id, kept apart from interned labels.
+      if (p >= 0 && state.holds(p)) {
+        label_[v] = -1 - v;
+        continue;
+      }
+      auto [it, fresh] =
+          labels_.emplace(std::make_pair(p >= 0, parts), static_cast<int>(labels_.size()));
+      label_[v] = it->second;
+    }
+    std::fill(allowed_.begin(), allowed_.end(), false);
+    std::vector<bool> open(label_.size(), false);
+    open[order.front()] = true;
+    for (int v : order) {
+      if (!open[v]) continue;
+      if (network_.participantAt(v) >= 0) allowed_[network_.participantAt(v)] = true;
+      const auto& children = network_.children(v);
+      for (std::size_t i = 0; i < children.size(); ++i) {
+        bool twin = false;  // an earlier sibling, holding nothing, identical
+        if (label_[children[i].node] >= 0)
+          for (std::size_t j = 0; j < i && !twin; ++j) twin = key(children[j]) == key(children[i]);
+        open[children[i].node] = !twin;
+      }
+    }
+    return allowed_;
+  }
+
+ private:
+  const BroadcastNetwork& network_;
+  std::vector<int> label_;
+  std::vector<bool> allowed_;
+  std::map<std::pair<bool, std::vector<std::tuple<int, double, double, double, double, bool>>>, int>
+      labels_;
+};
+
+}  // namespace
+
+BroadcastSchedule optimalBroadcast(const BroadcastNetwork& network, int root, double bytes,
+                                   bool useBound, double timeLimit, bool useIsomorphism) {
+  const auto began = std::chrono::steady_clock::now();
+  const int n = network.participants();
+  // Start from the better of the two rank-order schedules: the search must beat it.
+  BroadcastSchedule best = flatBroadcast(network, root, bytes);
+  const BroadcastSchedule binomial = binomialBroadcast(network, root, bytes);
+  if (binomial.time < best.time) best = binomial;
+  BroadcastState state(network, root, bytes);
+  ReceiverCut cut_(network);
+  std::uint64_t visited = 0;
+  bool cut = false;
+  // The uncontended time src -> dst, for the lower bound.
+  const auto alone = [&](int src, int dst) {
+    const BroadcastNetwork::Path& path = network.path(src, dst);
+    return path.latency + bytes / path.bandwidth;
+  };
+  const auto lowerBound = [&] {
+    double bound = state.makespan();
+    for (int r = 0; r < n; ++r) {
+      if (state.holds(r)) continue;
+      double soonest = std::numeric_limits<double>::infinity();
+      for (int s = 0; s < n; ++s)
+        if (state.holds(s))
+          soonest =
+              std::min(soonest, std::max(state.heldSince(s), state.lastStart()) + alone(s, r));
+      bound = std::max(bound, soonest);
+    }
+    return bound;
+  };
+  std::function<void()> search = [&] {
+    if (cut) return;
+    if (++visited % 1024 == 0 && timeLimit > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count() >
+            timeLimit) {
+      cut = true;
+      return;
+    }
+    if (state.holders() == n) {
+      if (state.makespan() < best.time - tolerance(best.time)) {
+        best.time = state.makespan();
+        best.transfers = state.transfers();
+      }
+      return;
+    }
+    if (useBound && lowerBound() >= best.time - tolerance(best.time)) return;
+    // Every holder to every participant without the message: soonest start first, then the
+    // farther receiver (it needs the longest), then rank order.
+    std::vector<Transfer> moves;
+    const std::vector<bool>* receivers = useIsomorphism ? &cut_.allowed(state) : nullptr;
+    std::vector<bool> mayReceive(n);
+    for (int r = 0; r < n; ++r) mayReceive[r] = !receivers || (*receivers)[r];
+    for (int s = 0; s < n; ++s) {
+      if (!state.holds(s)) continue;
+      for (int r = 0; r < n; ++r)
+        if (!state.holds(r) && mayReceive[r]) {
+          const Transfer t = state.plan(s, r);
+          if (t.end < best.time - tolerance(best.time)) moves.push_back(t);
+        }
+    }
+    std::sort(moves.begin(), moves.end(), [&](const Transfer& a, const Transfer& b) {
+      if (std::abs(a.start - b.start) > tolerance(a.start)) return a.start < b.start;
+      const double da = alone(a.src, a.dst), db = alone(b.src, b.dst);
+      if (da != db) return da > db;
+      return a.src != b.src ? a.src < b.src : a.dst < b.dst;
+    });
+    for (const Transfer& t : moves) {
+      state.add(t);
+      search();
+      state.undo();
+    }
+  };
+  search();
+  best.optimal = !cut;
+  best.searchNodes = visited;
+  best.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  return best;
+}
+
+}  // namespace tac3map

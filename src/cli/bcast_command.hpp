@@ -1,0 +1,24 @@
+// tac3map bcast: a broadcast schedule on a tree network (bcast/broadcast.hpp, docs/bcast.md).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace tac3map::cli {
+
+struct BcastOptions {
+  std::string machine;
+  std::string root;
+  double bytes = 1048576;
+  std::string participants;  // comma-separated names; empty: every compute node
+  std::string algorithm = "optimal";
+  bool noBound = false;
+  bool noIsomorphism = false;
+  double timeLimit = 0;
+  std::string output;
+};
+
+CLI::App* addBcastCommand(CLI::App& app, BcastOptions& options);
+int runBcast(const BcastOptions& options);
+
+}  // namespace tac3map::cli
