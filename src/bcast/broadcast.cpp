@@ -4,17 +4,23 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <map>
 #include <numeric>
 #include <tuple>
+#include <unordered_set>
 
 #include "tac3map/io/error.hpp"
 
 namespace tac3map {
 namespace {
+
+// States the optimal search remembers (16 bytes each, about 130 MiB with the set's overhead);
+// past it, new states are not remembered (the search stays exact, only slower).
+constexpr std::size_t kMaxSeenStates = std::size_t{1} << 21;
 
 // Times are sums of latencies and quotients; compare them with a relative tolerance.
 double tolerance(double t) {
@@ -165,11 +171,45 @@ void BroadcastState::add(const Transfer& t) {
   makespan_ = std::max(makespan_, t.end);
   lastStart_ = t.start;
   done_.push_back(t);
+  const Fingerprint f = fingerprintOf(t);
+  sum_.first ^= f.first;
+  sum_.second ^= f.second;
+}
+
+namespace {
+
+std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+std::uint64_t bitsOf(double t) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &t, sizeof bits);
+  return bits;
+}
+
+}  // namespace
+
+BroadcastState::Fingerprint BroadcastState::fingerprintOf(const Transfer& t) {
+  const std::uint64_t key = mix(bitsOf(t.start) ^ mix((static_cast<std::uint64_t>(t.src) << 32) |
+                                                      static_cast<std::uint32_t>(t.dst)));
+  return {mix(key ^ 0x5bd1e995ull), mix(key + 0x27d4eb2f165667c5ull)};
+}
+
+BroadcastState::Fingerprint BroadcastState::fingerprint() const {
+  // Transfers in any order (XOR), then the last start (the chronological rule's floor).
+  return {sum_.first ^ mix(bitsOf(lastStart_)), sum_.second ^ mix(bitsOf(lastStart_) + 1)};
 }
 
 void BroadcastState::undo() {
   const Transfer t = done_.back();
   done_.pop_back();
+  const Fingerprint f = fingerprintOf(t);
+  sum_.first ^= f.first;
+  sum_.second ^= f.second;
   for (int c : network_.path(t.src, t.dst).capacities) reserved_[c].pop_back();
   hold_[t.dst] = -1;
   --holders_;
@@ -304,6 +344,7 @@ BroadcastSchedule optimalBroadcast(const BroadcastNetwork& network, int root, do
   BroadcastState state(network, root, bytes);
   ReceiverCut cut_(network);
   std::uint64_t visited = 0;
+  std::unordered_set<BroadcastState::Fingerprint, BroadcastState::FingerprintHash> seen;
   bool cut = false;
   // The uncontended time src -> dst, for the lower bound.
   const auto alone = [&](int src, int dst) {
@@ -339,6 +380,9 @@ BroadcastSchedule optimalBroadcast(const BroadcastNetwork& network, int root, do
       return;
     }
     if (useBound && lowerBound() >= best.time - tolerance(best.time)) return;
+    // A state met before (the same transfers at the same times, reached in another order)
+    // was searched then, against a best time no better than now's: nothing new below it.
+    if (seen.size() < kMaxSeenStates && !seen.insert(state.fingerprint()).second) return;
     // Every holder to every participant without the message: soonest start first, then the
     // farther receiver (it needs the longest), then rank order.
     std::vector<Transfer> moves;

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tac3map/network/graph_network.hpp"
@@ -92,12 +93,20 @@ class BroadcastState {
   void add(const Transfer& t);
   void undo();
   const std::vector<Transfer>& transfers() const { return done_; }
+  // 128 bits that identify the state whatever order its transfers were added in (the set of
+  // transfers with their exact times, and the last start); equal states, equal fingerprints.
+  using Fingerprint = std::pair<std::uint64_t, std::uint64_t>;
+  struct FingerprintHash {
+    std::size_t operator()(const Fingerprint& f) const { return f.first; }
+  };
+  Fingerprint fingerprint() const;
 
  private:
   struct Reservation {
     double start, end, rate;
   };
   bool fits(const BroadcastNetwork::Path& path, double start, double duration, double rate) const;
+  static Fingerprint fingerprintOf(const Transfer& t);
 
   const BroadcastNetwork& network_;
   double bytes_;
@@ -107,6 +116,7 @@ class BroadcastState {
   std::vector<std::vector<Reservation>> reserved_;  // per capacity
   std::vector<Transfer> done_;
   std::vector<double> makespans_;  // before each transfer, for undo
+  Fingerprint sum_{0, 0};          // XOR of the transfers' fingerprints
 };
 
 // `flat`: the root sends to every other participant in rank order. `binomial`: MPICH's
