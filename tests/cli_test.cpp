@@ -840,3 +840,38 @@ TEST_F(Cli, ConvertExpandsCollectivesWithTheChosenAlgorithm) {
 }
 }  // namespace
 }  // namespace tac3map
+
+namespace tac3map {
+namespace {
+
+// bcast end to end on the paper's nonuniform tree from root 1 (the second compute node): the
+// optimum beats MPICH's binomial tree, the schedule file says so, and bad input fails cleanly.
+TEST_F(Cli, BcastOnATreeEndToEnd) {
+  const std::string tree = "--machine topologies/trees/nonuniform-2x2x1+1.json --root c1";
+  const Outcome optimal = run("bcast " + tree + " -o " + out("optimal.json"));
+  ASSERT_EQ(optimal.exitCode, 0) << optimal.err;
+  const Outcome binomial = run("bcast " + tree + " --algorithm binomial -o " + out("b.json"));
+  ASSERT_EQ(binomial.exitCode, 0) << binomial.err;
+  const auto o = nlohmann::json::parse(slurp(out("optimal.json")));
+  const auto b = nlohmann::json::parse(slurp(out("b.json")));
+  EXPECT_TRUE(o["optimal"].get<bool>());
+  EXPECT_EQ(o["root"], "c1");
+  EXPECT_EQ(o["transfers"].size(), 7u);  // 8 compute nodes
+  EXPECT_LT(o["time"].get<double>(), b["time"].get<double>() * 0.9);
+  EXPECT_EQ(optimal.out.find("optimal broadcast"), 0u) << optimal.out;
+  fs::remove(out("optimal.json"));
+  fs::remove(out("b.json"));
+  expectCleanFailure("bcast " + tree.substr(0, tree.find(" --root")) + " --root nope -o " +
+                         out("x.json"),
+                     "--root: 'nope' is not a participant");
+  const std::string ring = file("ring.json", R"({"kind": "graph", "nodes": [{"name": "a"},
+    {"name": "b"}, {"name": "c"}], "links": [
+    {"between": ["a", "b"], "bandwidth": 1, "latency": 0},
+    {"between": ["b", "c"], "bandwidth": 1, "latency": 0},
+    {"between": ["c", "a"], "bandwidth": 1, "latency": 0}]})");
+  expectCleanFailure("bcast --machine " + ring + " --root a -o " + out("x.json"),
+                     "bcast needs a tree network");
+}
+
+}  // namespace
+}  // namespace tac3map
