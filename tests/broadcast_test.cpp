@@ -160,7 +160,7 @@ TEST(Broadcast, OptimalEqualsExhaustiveSearchOnRandomTrees) {
   }
 }
 
-// Symmetric trees, where the receiver-side cut removes most candidates: stars and dual-CPU
+// Symmetric trees, where the cut by subtree isomorphism removes most candidates: stars and dual-CPU
 // clusters (the paper's Fig. 11 and 12 shapes, small enough for the exhaustive search), with
 // half-duplex and asymmetric variants, from every root.
 std::string symmetricTree(int smps, int cpus, bool half, bool asymmetric) {
@@ -195,7 +195,7 @@ std::string symmetricTree(int smps, int cpus, bool half, bool asymmetric) {
   return s.str();
 }
 
-TEST(Broadcast, ReceiverCutKeepsTheOptimumOnSymmetricTrees) {
+TEST(Broadcast, SymmetryCutKeepsTheOptimumOnSymmetricTrees) {
   int beaten = 0;  // cases where the optimum beats both rank-order schedules
   for (const auto& [smps, cpus] : std::vector<std::pair<int, int>>{{5, 1}, {6, 1}, {3, 2}})
     for (bool half : {false, true})

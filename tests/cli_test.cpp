@@ -861,9 +861,9 @@ TEST_F(Cli, BcastOnATreeEndToEnd) {
   EXPECT_EQ(optimal.out.find("optimal broadcast"), 0u) << optimal.out;
   fs::remove(out("optimal.json"));
   fs::remove(out("b.json"));
-  expectCleanFailure("bcast " + tree.substr(0, tree.find(" --root")) + " --root nope -o " +
-                         out("x.json"),
-                     "--root: 'nope' is not a participant");
+  expectCleanFailure(
+      "bcast " + tree.substr(0, tree.find(" --root")) + " --root nope -o " + out("x.json"),
+      "--root: 'nope' is not a participant");
   const std::string ring = file("ring.json", R"({"kind": "graph", "nodes": [{"name": "a"},
     {"name": "b"}, {"name": "c"}], "links": [
     {"between": ["a", "b"], "bandwidth": 1, "latency": 0},

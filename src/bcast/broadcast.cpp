@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <map>
@@ -136,6 +136,12 @@ bool BroadcastState::fits(const BroadcastNetwork::Path& path, double start, doub
         return false;
   }
   return true;
+}
+
+bool BroadcastState::reservedAfter(int capacity, double t) const {
+  for (const Reservation& r : reserved_[capacity])
+    if (r.end > t + tolerance(t)) return true;
+  return false;
 }
 
 Transfer BroadcastState::plan(int src, int dst) const {
@@ -269,22 +275,27 @@ BroadcastSchedule binomialBroadcast(const BroadcastNetwork& network, int root, d
 
 namespace {
 
-// Receivers worth trying (the receiver-side cut): bottom-up labels of the rooted subtrees
-// (participant or not; holders get a label of their own, so a subtree with a holder matches
-// none; children in sorted order with the parameters of their links), then, at every node,
-// of the children whose subtree and link parameters are identical only the first keeps its
-// receivers. Swapping two such subtrees maps the state onto itself (no holder inside means no
-// reservation inside: a transfer loads a subtree's links only to or from a node in it).
-class ReceiverCut {
+// The cut by subtree isomorphism (the paper's receiver- and sender-side cuts, in one rule).
+// A subtree is settled when nothing in it can still change how it behaves later: every
+// holder in it holds the message since before the last start (so it may send at the same
+// moments as any other such holder), and no link in it or to its parent is reserved past the
+// last start (no transfer can start earlier than that). Settled subtrees are labelled
+// bottom-up (participant or not, holder or not, children's labels with the bandwidths and
+// latencies of their links both ways and the duplex kind); an unsettled one gets a label of
+// its own. At every node, children with equal labels and links form a group: permuting them
+// maps the state onto itself. So a transfer is tried only in its group-canonical form: the
+// sender in the group's first member (or outside it), the receiver in the first member, or in
+// the second when the sender is in the first.
+class SymmetryCut {
  public:
-  explicit ReceiverCut(const BroadcastNetwork& network)
+  explicit SymmetryCut(const BroadcastNetwork& network)
       : network_(network),
         label_(network.graph().nodes.size()),
-        allowed_(network.graph().nodes.size()) {}
+        member_(network.graph().nodes.size()) {}
 
-  // allowed(p) for each participant p, for the holders of `state`.
-  const std::vector<bool>& allowed(const BroadcastState& state) {
+  void prepare(const BroadcastState& state) {
     const auto& arcs = network_.graph().arcs;
+    const double floor = state.lastStart();
     const auto key = [&](const BroadcastNetwork::Child& c) {
       const GraphArc &down = arcs[c.down], &up = arcs[c.up];
       return std::make_tuple(label_[c.node], down.bandwidth, down.latency, up.bandwidth, up.latency,
@@ -294,40 +305,68 @@ class ReceiverCut {
     for (std::size_t k = order.size(); k-- > 0;) {
       const int v = order[k];
       const int p = network_.participantAt(v);
+      bool settled = !(p >= 0 && state.holds(p) && state.heldSince(p) > floor + tolerance(floor));
       std::vector<std::tuple<int, double, double, double, double, bool>> parts;
-      for (const auto& c : network_.children(v)) parts.push_back(key(c));
-      std::sort(parts.begin(), parts.end());
-      // A holder's label is unique: its node id, kept apart from interned labels.
-      if (p >= 0 && state.holds(p)) {
+      for (const auto& c : network_.children(v)) {
+        settled = settled && label_[c.node] >= 0 &&
+                  !state.reservedAfter(arcs[c.down].capacity, floor) &&
+                  !state.reservedAfter(arcs[c.up].capacity, floor);
+        parts.push_back(key(c));
+      }
+      if (!settled) {
         label_[v] = -1 - v;
         continue;
       }
-      auto [it, fresh] =
-          labels_.emplace(std::make_pair(p >= 0, parts), static_cast<int>(labels_.size()));
-      label_[v] = it->second;
+      std::sort(parts.begin(), parts.end());
+      const int kind = (p >= 0 ? 1 : 0) + (p >= 0 && state.holds(p) ? 2 : 0);
+      label_[v] = labels_.emplace(std::make_pair(kind, parts), static_cast<int>(labels_.size()))
+                      .first->second;
     }
-    std::fill(allowed_.begin(), allowed_.end(), false);
-    std::vector<bool> open(label_.size(), false);
-    open[order.front()] = true;
+    // Top down: each node's (group, member index) list, extended at every group it enters.
+    int groups = 0;
+    member_[order.front()].clear();
     for (int v : order) {
-      if (!open[v]) continue;
-      if (network_.participantAt(v) >= 0) allowed_[network_.participantAt(v)] = true;
       const auto& children = network_.children(v);
+      std::vector<int> groupOf(children.size(), -1), indexOf(children.size(), 0);
       for (std::size_t i = 0; i < children.size(); ++i) {
-        bool twin = false;  // an earlier sibling, holding nothing, identical
-        if (label_[children[i].node] >= 0)
-          for (std::size_t j = 0; j < i && !twin; ++j) twin = key(children[j]) == key(children[i]);
-        open[children[i].node] = !twin;
+        if (label_[children[i].node] < 0) continue;
+        for (std::size_t j = 0; j < i && groupOf[i] < 0; ++j)
+          if (key(children[j]) == key(children[i])) {
+            if (groupOf[j] < 0) groupOf[j] = groups++;
+            groupOf[i] = groupOf[j];
+            for (std::size_t m = 0; m < i; ++m) indexOf[i] += groupOf[m] == groupOf[i];
+          }
+      }
+      for (std::size_t i = 0; i < children.size(); ++i) {
+        member_[children[i].node] = member_[v];
+        if (groupOf[i] >= 0) member_[children[i].node].push_back({groupOf[i], indexOf[i]});
       }
     }
-    return allowed_;
+  }
+
+  // Whether src -> dst is in canonical form for every group.
+  bool allowed(int src, int dst) const {
+    const auto& a = member_[network_.nodeOf(src)];
+    const auto& b = member_[network_.nodeOf(dst)];
+    const auto indexIn = [](const std::vector<std::pair<int, int>>& list, int group) {
+      for (const auto& [g, i] : list)
+        if (g == group) return i;
+      return -1;
+    };
+    for (const auto& [g, i] : a)
+      if (i > 0) return false;  // the sender in a later member
+    for (const auto& [g, j] : b) {
+      const int i = indexIn(a, g);
+      if (i < 0 ? j > 0 : j > 1) return false;
+    }
+    return true;
   }
 
  private:
   const BroadcastNetwork& network_;
   std::vector<int> label_;
-  std::vector<bool> allowed_;
-  std::map<std::pair<bool, std::vector<std::tuple<int, double, double, double, double, bool>>>, int>
+  std::vector<std::vector<std::pair<int, int>>> member_;  // per node: (group, member index)
+  std::map<std::pair<int, std::vector<std::tuple<int, double, double, double, double, bool>>>, int>
       labels_;
 };
 
@@ -342,7 +381,7 @@ BroadcastSchedule optimalBroadcast(const BroadcastNetwork& network, int root, do
   const BroadcastSchedule binomial = binomialBroadcast(network, root, bytes);
   if (binomial.time < best.time) best = binomial;
   BroadcastState state(network, root, bytes);
-  ReceiverCut cut_(network);
+  SymmetryCut symmetry(network);
   std::uint64_t visited = 0;
   std::unordered_set<BroadcastState::Fingerprint, BroadcastState::FingerprintHash> seen;
   bool cut = false;
@@ -386,13 +425,11 @@ BroadcastSchedule optimalBroadcast(const BroadcastNetwork& network, int root, do
     // Every holder to every participant without the message: soonest start first, then the
     // farther receiver (it needs the longest), then rank order.
     std::vector<Transfer> moves;
-    const std::vector<bool>* receivers = useIsomorphism ? &cut_.allowed(state) : nullptr;
-    std::vector<bool> mayReceive(n);
-    for (int r = 0; r < n; ++r) mayReceive[r] = !receivers || (*receivers)[r];
+    if (useIsomorphism) symmetry.prepare(state);
     for (int s = 0; s < n; ++s) {
       if (!state.holds(s)) continue;
       for (int r = 0; r < n; ++r)
-        if (!state.holds(r) && mayReceive[r]) {
+        if (!state.holds(r) && (!useIsomorphism || symmetry.allowed(s, r))) {
           const Transfer t = state.plan(s, r);
           if (t.end < best.time - tolerance(best.time)) moves.push_back(t);
         }

@@ -90,6 +90,8 @@ class BroadcastState {
   double makespan() const { return makespan_; }
   // The transfer src -> dst as the model would schedule it now (src holds, dst does not).
   Transfer plan(int src, int dst) const;
+  // Whether capacity c is reserved past time t.
+  bool reservedAfter(int capacity, double t) const;
   void add(const Transfer& t);
   void undo();
   const std::vector<Transfer>& transfers() const { return done_; }
@@ -124,10 +126,10 @@ class BroadcastState {
 // in the order the transfers can start). `optimal`: depth-first branch and bound over every
 // chronological schedule, pruned by the best time found and (unless noBound) a lower bound:
 // each participant still without the message needs at least the uncontended time from the
-// holder that could start soonest. With isomorphism (the paper's receiver-side cut), of
-// sibling subtrees that hold no message and are identical (node kinds, participants, link
-// parameters both ways, duplex) receivers are tried in the first only: the others give the
-// same schedules mirrored. timeLimit 0 = none.
+// holder that could start soonest. With isomorphism (the paper's receiver- and sender-side
+// cuts as one rule, broadcast.cpp's SymmetryCut), of sibling subtrees that are settled and
+// identical a transfer is tried in one canonical form only: permuting them maps the state
+// onto itself. timeLimit 0 = none.
 BroadcastSchedule flatBroadcast(const BroadcastNetwork& network, int root, double bytes);
 BroadcastSchedule binomialBroadcast(const BroadcastNetwork& network, int root, double bytes);
 BroadcastSchedule optimalBroadcast(const BroadcastNetwork& network, int root, double bytes,
