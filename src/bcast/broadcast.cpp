@@ -308,9 +308,12 @@ class SymmetryCut {
       bool settled = !(p >= 0 && state.holds(p) && state.heldSince(p) > floor + tolerance(floor));
       std::vector<std::tuple<int, double, double, double, double, bool>> parts;
       for (const auto& c : network_.children(v)) {
-        settled = settled && label_[c.node] >= 0 &&
-                  !state.reservedAfter(arcs[c.down].capacity, floor) &&
-                  !state.reservedAfter(arcs[c.up].capacity, floor);
+        // A child whose link to v is still reserved (a holder sending through it, say) is
+        // not interchangeable with its siblings: it and v are unsettled.
+        if (state.reservedAfter(arcs[c.down].capacity, floor) ||
+            state.reservedAfter(arcs[c.up].capacity, floor))
+          label_[c.node] = -1 - c.node;
+        settled = settled && label_[c.node] >= 0;
         parts.push_back(key(c));
       }
       if (!settled) {
