@@ -150,6 +150,20 @@ TEST(Multilevel, RefinesToAValidMapNeverWorseThanItsStartAndDeterministic) {
   }
 }
 
+// A box of at most 256 nodes is not coarsened: multilevel is the annealer itself.
+TEST(Multilevel, OnASmallBoxIsTheAnnealer) {
+  const Torus t({8, 8, 4}, "8x8x4");
+  const Problem p = randomJob(200, 3, 5);
+  const Mapping start = randomMapping(p.tasks, t.box, 2);
+  const SearchResult multilevel =
+      anneal(p, t.router, ObjectiveKind::Tac3, start, shortSchedule("multilevel", t.box), 4);
+  const SearchResult annealing =
+      anneal(p, t.router, ObjectiveKind::Tac3, start, shortSchedule("annealing", t.box), 4);
+  EXPECT_EQ(multilevel.best.nodeOfTask, annealing.best.nodeOfTask);
+  EXPECT_EQ(multilevel.trials, annealing.trials);
+  EXPECT_GT(multilevel.trials, 0u);
+}
+
 // A start at tac3's lower bound comes back unchanged, without a search.
 TEST(Multilevel, KeepsAStartAtTheLowerBound) {
   const Torus t({16, 8, 8}, "16x8x8");

@@ -60,6 +60,7 @@ SearchResult MultilevelRefiner::refine(const RefineTask& task, const Mapping& st
     router = levels.back()->router.get();
     problem = &levels.back()->problem;
   }
+  if (levels.empty()) return annealer.refine(task, start);  // nothing to coarsen: the job
   const auto left = [&] {
     return task.schedule.timeLimit -
            std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
@@ -84,7 +85,7 @@ SearchResult MultilevelRefiner::refine(const RefineTask& task, const Mapping& st
   };
   // The coarsest level: the full schedule, no tie-break (only the job's own level has one).
   Mapping current = starts.back();
-  if (!levels.empty()) {
+  {
     Schedule coarsest = task.schedule;
     coarsest.breakTies = false;
     coarsest.allocation = Allocation::wholeBox(levels.back()->box.nodeCount);
