@@ -859,6 +859,19 @@ TEST_F(Cli, BcastOnATreeEndToEnd) {
   EXPECT_EQ(o["transfers"].size(), 7u);  // 8 compute nodes
   EXPECT_LT(o["time"].get<double>(), b["time"].get<double>() * 0.9);
   EXPECT_EQ(optimal.out.find("optimal broadcast"), 0u) << optimal.out;
+  // The schedule as a trace: its messages are the schedule's transfers.
+  ASSERT_EQ(run("bcast " + tree + " --trace-out " + out("b.trace")).exitCode, 0);
+  const Outcome ccs = run("ccs --json --trace " + out("b.trace"));
+  ASSERT_EQ(ccs.exitCode, 0) << ccs.err;
+  std::multiset<std::pair<int, int>> fromTrace, fromSchedule;
+  const auto sets = nlohmann::json::parse(ccs.out);
+  for (const auto& set : sets["ccs"])
+    for (const auto& m : set) fromTrace.insert({m["src"].get<int>(), m["dst"].get<int>()});
+  for (const auto& t : o["transfers"])  // names c0 .. c7 are ranks 0 .. 7
+    fromSchedule.insert({std::stoi(t["src"].get<std::string>().substr(1)),
+                         std::stoi(t["dst"].get<std::string>().substr(1))});
+  EXPECT_EQ(fromTrace, fromSchedule);
+  fs::remove(out("b.trace"));
   fs::remove(out("optimal.json"));
   fs::remove(out("b.json"));
   expectCleanFailure(

@@ -456,4 +456,24 @@ BroadcastSchedule optimalBroadcast(const BroadcastNetwork& network, int root, do
   return best;
 }
 
+std::string broadcastTrace(const BroadcastNetwork& network, const BroadcastSchedule& schedule) {
+  const int n = network.participants();
+  std::vector<std::string> lines(n);
+  for (const Transfer& t : schedule.transfers)
+    lines[t.dst] += std::to_string(t.dst) + " irecv " + std::to_string(t.src) + " " +
+                    std::to_string(static_cast<std::uint64_t>(schedule.bytes)) + " 0 r\n" +
+                    std::to_string(t.dst) + " wait r\n";
+  int request = 0;
+  for (const Transfer& t : schedule.transfers)
+    lines[t.src] += std::to_string(t.src) + " isend " + std::to_string(t.dst) + " " +
+                    std::to_string(static_cast<std::uint64_t>(schedule.bytes)) + " 0 s" +
+                    std::to_string(request++) + "\n";
+  std::string trace = "tac3map-trace 1\n# broadcast from " + network.name(schedule.root) +
+                      " (rank " + std::to_string(schedule.root) + "), ranks in participant order:";
+  for (int p = 0; p < n; ++p) trace += " " + network.name(p);
+  trace += "\nranks " + std::to_string(n) + "\n";
+  for (int p = 0; p < n; ++p) trace += lines[p] + std::to_string(p) + " waitall\n";
+  return trace;
+}
+
 }  // namespace tac3map

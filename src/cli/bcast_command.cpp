@@ -33,11 +33,17 @@ CLI::App* addBcastCommand(CLI::App& app, BcastOptions& o) {
   cmd->add_option("--time-limit", o.timeLimit,
                   "optimal: stop after this many seconds with the best schedule so far");
   cmd->add_option("--output,-o", o.output, "write the schedule as JSON");
+  cmd->add_option("--trace-out", o.traceOut,
+                  "write the schedule as a native trace (isend/irecv/wait per rank, rank = "
+                  "participant index) for predict or a SimGrid replay");
   return cmd;
 }
 
 int runBcast(const BcastOptions& o) {
-  if (!(o.bytes > 0)) throw InputError("--bytes must be positive");
+  if (o.bytes == 0) throw InputError("--bytes must be positive");
+  const double bytes = static_cast<double>(o.bytes);
+  if (!o.output.empty() && o.output == o.traceOut)
+    throw InputError("--output and --trace-out name the same file");
   if (o.timeLimit < 0) throw InputError("--time-limit must be >= 0");
   const GraphNetwork graph = loadGraphNetwork(o.machine);
   std::vector<std::string> names;
@@ -51,7 +57,7 @@ int runBcast(const BcastOptions& o) {
       o.algorithm == "flat" ? flatBroadcast(net, root, o.bytes)
       : o.algorithm == "binomial"
           ? binomialBroadcast(net, root, o.bytes)
-          : optimalBroadcast(net, root, o.bytes, !o.noBound, o.timeLimit, !o.noIsomorphism);
+          : optimalBroadcast(net, root, bytes, !o.noBound, o.timeLimit, !o.noIsomorphism);
   nlohmann::json transfers = nlohmann::json::array();
   for (const Transfer& t : s.transfers)
     transfers.push_back(
@@ -61,7 +67,10 @@ int runBcast(const BcastOptions& o) {
       {"algorithm", o.algorithm}, {"time", s.time},
       {"optimal", s.optimal},     {"search", {{"nodes", s.searchNodes}, {"seconds", s.seconds}}},
       {"transfers", transfers}};
-  if (!o.output.empty()) writeFileAtomically(o.output, out.dump(2) + "\n");
+  std::vector<StagedFile> files;  // both or neither
+  if (!o.output.empty()) files.emplace_back(o.output, out.dump(2) + "\n");
+  if (!o.traceOut.empty()) files.emplace_back(o.traceOut, broadcastTrace(net, s));
+  for (StagedFile& f : files) f.commit();
   std::cout << o.algorithm << " broadcast of " << o.bytes << " bytes from " << net.name(root)
             << " to " << net.participants() - 1 << " participants: " << s.time * 1e3 << " ms";
   if (o.algorithm == "optimal")

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <string>
 
 namespace tac3map::cli {
@@ -9,13 +10,14 @@ namespace tac3map::cli {
 struct BcastOptions {
   std::string machine;
   std::string root;
-  double bytes = 1048576;
+  std::uint64_t bytes = 1048576;
   std::string participants;  // comma-separated names; empty: every compute node
   std::string algorithm = "optimal";
   bool noBound = false;
   bool noIsomorphism = false;
   double timeLimit = 0;
   std::string output;
+  std::string traceOut;
 };
 
 CLI::App* addBcastCommand(CLI::App& app, BcastOptions& options);

@@ -130,6 +130,12 @@ class BroadcastState {
 // cuts as one rule, broadcast.cpp's SymmetryCut), of sibling subtrees that are settled and
 // identical a transfer is tried in one canonical form only: permuting them maps the state
 // onto itself. timeLimit 0 = none.
+// The schedule as a native trace (docs/trace-format.md; rank = participant index): each
+// receiver posts an irecv from its sender and waits for it, then every rank posts an isend per
+// transfer it makes, in start order, and waits for all; so `predict` and a SimGrid replay
+// can time it.
+std::string broadcastTrace(const BroadcastNetwork& network, const BroadcastSchedule& schedule);
+
 BroadcastSchedule flatBroadcast(const BroadcastNetwork& network, int root, double bytes);
 BroadcastSchedule binomialBroadcast(const BroadcastNetwork& network, int root, double bytes);
 BroadcastSchedule optimalBroadcast(const BroadcastNetwork& network, int root, double bytes,
