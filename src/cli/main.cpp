@@ -7,6 +7,7 @@
 #include "distributed.hpp"
 #include "bcast_command.hpp"
 #include "platform_command.hpp"
+#include "topology_command.hpp"
 #include "sweep.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/search/objectives.hpp"
@@ -313,6 +314,8 @@ int main(int argc, char** argv) {
   CLI::App* convertCmd = addConvertCommand(app, convert);
   BcastOptions bcast;
   CLI::App* bcastCmd = addBcastCommand(app, bcast);
+  TopologyOptions topology;
+  const std::vector<CLI::App*> topologyKinds = addTopologyCommand(app, topology);
 
   CLI11_PARSE(app, argc, argv);
   try {
@@ -329,6 +332,8 @@ int main(int argc, char** argv) {
     if (platformCmd->parsed()) return runPlatform(platform);
     if (convertCmd->parsed()) return runConvert(convert);
     if (bcastCmd->parsed()) return runBcast(bcast);
+    for (CLI::App* kind : topologyKinds)
+      if (kind->parsed()) return runTopology(kind->get_name(), topology);
   } catch (const std::exception& e) {
     // Every MPI process reads the same inputs and fails alike: one message is enough.
     if (MpiSession::rank() == 0) std::cerr << "tac3map: error: " << e.what() << "\n";
