@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tac3map/io/error.hpp"
+#include "tac3map/network/graph_network.hpp"
 
 namespace tac3map {
 namespace {
@@ -27,7 +28,7 @@ void checkLink(const LinkSpec& spec, const std::string& what) {
 }
 
 // Compute nodes a graph machine file may have (the route table holds every pair).
-constexpr long long kMaxComputeNodes = 4096;
+constexpr long long kMaxComputeNodes = kMaxGraphComputeNodes;
 
 void checkCount(long long computeNodes, const std::string& what) {
   if (computeNodes < 2 || computeNodes > kMaxComputeNodes)
