@@ -54,9 +54,9 @@ int runBcast(const BcastOptions& o) {
   const int root = net.indexOf(o.root);
   if (root < 0) throw InputError("--root: '" + o.root + "' is not a participant of " + o.machine);
   const BroadcastSchedule s =
-      o.algorithm == "flat" ? flatBroadcast(net, root, o.bytes)
+      o.algorithm == "flat" ? flatBroadcast(net, root, bytes)
       : o.algorithm == "binomial"
-          ? binomialBroadcast(net, root, o.bytes)
+          ? binomialBroadcast(net, root, bytes)
           : optimalBroadcast(net, root, bytes, !o.noBound, o.timeLimit, !o.noIsomorphism);
   nlohmann::json transfers = nlohmann::json::array();
   for (const Transfer& t : s.transfers)
