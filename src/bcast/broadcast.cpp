@@ -150,7 +150,8 @@ Transfer BroadcastState::plan(int src, int dst) const {
   const double earliest = std::max(hold_[src], lastStart_);
   // The earliest fit is the earliest start itself or a moment a reservation on the path ends
   // (seen from that arc's offset); the last of these always fits.
-  std::vector<double> candidates{earliest};
+  std::vector<double>& candidates = candidates_;  // scratch: plan() runs once per search move
+  candidates.assign(1, earliest);
   for (std::size_t i = 0; i < path.capacities.size(); ++i)
     for (const Reservation& r : reserved_[path.capacities[i]])
       if (r.end - path.offsets[i] > earliest) candidates.push_back(r.end - path.offsets[i]);

@@ -1,7 +1,6 @@
 #include "topology_command.hpp"
 
 #include <iostream>
-#include <sstream>
 
 #include "tac3map/gen/topologies.hpp"
 #include "tac3map/io/atomic_file.hpp"
@@ -11,21 +10,9 @@
 namespace tac3map::cli {
 namespace {
 
+// A comma-separated list of at least one number.
 std::vector<double> numbers(const std::string& text, const std::string& what) {
-  std::vector<double> values;
-  std::stringstream list(text);
-  for (std::string item; std::getline(list, item, ',');) {
-    std::size_t used = 0;
-    double value = 0;
-    try {
-      value = std::stod(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != item.size())
-      throw InputError(what + " '" + text + "': '" + item + "' is not a number");
-    values.push_back(value);
-  }
+  std::vector<double> values = parseNumberList(text, ',', what);
   if (values.empty()) throw InputError(what + ": expected a number");
   return values;
 }

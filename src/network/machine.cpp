@@ -48,24 +48,45 @@ std::vector<int> parseAxisList(const std::string& text, char separator, const st
 
 }  // namespace
 
-std::vector<int> parseIntegerList(const std::string& text, char separator,
-                                  const std::string& what) {
-  std::vector<int> values;
+namespace {
+
+// The items of `text` split at `separator`, each read whole by `read` (std::stoi, std::stod).
+template <class T, class Read>
+std::vector<T> parseList(const std::string& text, char separator, const std::string& what,
+                         Read read, const char* kind) {
+  std::vector<T> values;
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, separator)) {
     std::size_t used = 0;
-    int value = 0;
+    T value{};
     try {
-      value = std::stoi(item, &used);
+      value = read(item, &used);
     } catch (const std::exception&) {
       used = 0;
     }
     if (used == 0 || used != item.size())
-      throw InputError(what + " '" + text + "': '" + item + "' is not an integer");
+      throw InputError(what + " '" + text + "': '" + item + "' is not " + kind);
     values.push_back(value);
   }
   return values;
+}
+
+}  // namespace
+
+std::vector<int> parseIntegerList(const std::string& text, char separator,
+                                  const std::string& what) {
+  return parseList<int>(
+      text, separator, what,
+      [](const std::string& item, std::size_t* used) { return std::stoi(item, used); },
+      "an integer");
+}
+
+std::vector<double> parseNumberList(const std::string& text, char separator,
+                                    const std::string& what) {
+  return parseList<double>(
+      text, separator, what,
+      [](const std::string& item, std::size_t* used) { return std::stod(item, used); }, "a number");
 }
 
 std::string Machine::shapeText() const {

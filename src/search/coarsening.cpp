@@ -12,18 +12,6 @@
 namespace tac3map {
 namespace {
 
-int nodeAt(const std::vector<int>& shape, const std::vector<int>& coordinates) {
-  int node = 0;
-  for (std::size_t a = shape.size(); a-- > 0;) node = node * shape[a] + coordinates[a];
-  return node;
-}
-
-std::vector<int> coordinatesOf(const Router& router, int node) {
-  std::vector<int> c(static_cast<std::size_t>(router.axisCount()));
-  for (int a = 0; a < router.axisCount(); ++a) c[a] = router.coordinate(node, a);
-  return c;
-}
-
 // Per task, the partner it is matched with (-1: none): tasks in a seeded random order, each
 // unmatched one with its unmatched partner of the most bytes (the lowest index on a tie).
 std::vector<int> heavyEdgeMatching(const Problem& problem, std::uint64_t seed) {
@@ -168,9 +156,9 @@ Mapping restrictMapping(const CoarseLevel& level, const Router& fine, const Mapp
   Mapping coarse(std::vector<int>(level.members.size(), -1));
   std::vector<int> waiting;
   for (std::size_t t = 0; t < level.members.size(); ++t) {
-    std::vector<int> c = coordinatesOf(fine, mapping.nodeOfTask[level.members[t][0]]);
+    std::vector<int> c = fine.coordinatesOf(mapping.nodeOfTask[level.members[t][0]]);
     c[level.axis] /= 2;
-    const int node = nodeAt(level.box.shape, c);
+    const int node = level.box.nodeAt(c);
     if (used[node]) {
       waiting.push_back(static_cast<int>(t));
       continue;
@@ -191,11 +179,11 @@ Mapping prolongMapping(const CoarseLevel& level, const Router& fine, int fineTas
                        const Mapping& coarse) {
   Mapping m(std::vector<int>(fineTasks, -1));
   for (std::size_t t = 0; t < level.members.size(); ++t) {
-    std::vector<int> c = coordinatesOf(*level.router, coarse.nodeOfTask[t]);
+    std::vector<int> c = level.router->coordinatesOf(coarse.nodeOfTask[t]);
     c[level.axis] *= 2;
-    m.nodeOfTask[level.members[t][0]] = nodeAt(fine.shape(), c);
+    m.nodeOfTask[level.members[t][0]] = fine.nodeAt(c);
     ++c[level.axis];
-    if (level.members[t][1] >= 0) m.nodeOfTask[level.members[t][1]] = nodeAt(fine.shape(), c);
+    if (level.members[t][1] >= 0) m.nodeOfTask[level.members[t][1]] = fine.nodeAt(c);
   }
   return m;
 }

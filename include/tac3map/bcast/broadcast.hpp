@@ -117,8 +117,9 @@ class BroadcastState {
   double lastStart_ = 0, makespan_ = 0;
   std::vector<std::vector<Reservation>> reserved_;  // per capacity
   std::vector<Transfer> done_;
-  std::vector<double> makespans_;  // before each transfer, for undo
-  Fingerprint sum_{0, 0};          // XOR of the transfers' fingerprints
+  std::vector<double> makespans_;           // before each transfer, for undo
+  Fingerprint sum_{0, 0};                   // XOR of the transfers' fingerprints
+  mutable std::vector<double> candidates_;  // plan()'s start times to try
 };
 
 // `flat`: the root sends to every other participant in rank order. `binomial`: MPICH's

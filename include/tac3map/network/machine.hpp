@@ -56,6 +56,9 @@ struct Box {
 
 // "2x2x3" with separator 'x', "0,0,1" with ','; InputError names `what` (an option).
 std::vector<int> parseIntegerList(const std::string& text, char separator, const std::string& what);
+// The same for numbers ("1.25e8,1e9").
+std::vector<double> parseNumberList(const std::string& text, char separator,
+                                    const std::string& what);
 
 // `shape` like "2x2x2x2x3x2", `offset` like "0,0,0,0,0,0" (empty: all zeros).
 Box makeBox(const Machine& machine, const std::string& shape, const std::string& offset = "");

@@ -34,6 +34,15 @@ class Router {
   // One past the largest link id: the size of a per-link array.
   LinkId linkIdLimit() const { return static_cast<LinkId>(nodes_) * 2 * axes_; }
   int coordinate(int node, int axis) const { return coords_[node * axes_ + axis]; }
+  // As the box's coordinatesOf and nodeAt (box-relative coordinates).
+  std::vector<int> coordinatesOf(int node) const {
+    return {coords_.begin() + node * axes_, coords_.begin() + (node + 1) * axes_};
+  }
+  int nodeAt(const std::vector<int>& coordinates) const {
+    int node = 0;
+    for (int a = 0; a < axes_; ++a) node += coordinates[a] * stride_[a];
+    return node;
+  }
 
   // Calls visit(LinkId) for each link of the route from node p to node q, in order.
   template <class Visit>
