@@ -34,7 +34,7 @@ const Cg64& cg64() {
 
 void FullSchedule(benchmark::State& state, ObjectiveKind kind, Tac3Engine engine) {
   const Cg64& cg = cg64();
-  const Router router(cg.machine, cg.box);
+  const Network router(cg.machine, cg.box);
   Schedule schedule;
   schedule.earlyStop = false;
   schedule.tac3Engine = engine;
@@ -60,7 +60,7 @@ BENCHMARK_CAPTURE(FullSchedule, rmatt_o2f, ObjectiveKind::RmattO2f, Tac3Engine::
 template <class Engine>
 void Move(benchmark::State& state, std::size_t cacheBudget) {
   const Cg64& cg = cg64();
-  const Router router(cg.machine, cg.box, cacheBudget);
+  const Network router(cg.machine, cg.box, cacheBudget);
   Engine engine(cg.problem, router, randomMapping(64, cg.box, 1));
   Rng rng(2);
   for (auto _ : state) {
@@ -77,15 +77,15 @@ void MoveTac3(benchmark::State& state, std::size_t budget) {
   Move<Tac3Objective>(state, budget);
 }
 void MoveTac3Compact(benchmark::State& state) {
-  Move<CompactTac3Objective>(state, Router::kDefaultCacheBudget);
+  Move<CompactTac3Objective>(state, Network::kDefaultCacheBudget);
 }
 void MoveTahb(benchmark::State& state) {
-  Move<TahbObjective>(state, Router::kDefaultCacheBudget);
+  Move<TahbObjective>(state, Network::kDefaultCacheBudget);
 }
 void MoveRmatt(benchmark::State& state) {
-  Move<RmattObjective>(state, Router::kDefaultCacheBudget);
+  Move<RmattObjective>(state, Network::kDefaultCacheBudget);
 }
-BENCHMARK_CAPTURE(MoveTac3, cached_routes, Router::kDefaultCacheBudget);
+BENCHMARK_CAPTURE(MoveTac3, cached_routes, Network::kDefaultCacheBudget);
 BENCHMARK_CAPTURE(MoveTac3, walked_routes, std::size_t{0});
 BENCHMARK(MoveTac3Compact);
 BENCHMARK(MoveTahb);
@@ -93,7 +93,7 @@ BENCHMARK(MoveRmatt);
 
 void FullEvaluation(benchmark::State& state) {
   const Cg64& cg = cg64();
-  const Router router(cg.machine, cg.box);
+  const Network router(cg.machine, cg.box);
   const Mapping mapping = randomMapping(64, cg.box, 1);
   for (auto _ : state) benchmark::DoNotOptimize(evaluateExact(cg.problem, router, mapping));
 }

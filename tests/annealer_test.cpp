@@ -14,7 +14,7 @@ struct CgSetup {
   Machine machine = testing::fx10();
   Box box;
   Problem problem;
-  Router router;
+  Network router;
   CgSetup(int ranks, const std::string& shape)
       : box(makeBox(machine, shape)), problem(makeCg(ranks)), router(machine, box) {}
   static Problem makeCg(int ranks) {

@@ -42,7 +42,7 @@ TEST(Geometric, DetectsTheGridOfStencilsAndNothingElse) {
       makeProblem(extractCcs(testing::traceFromText(generateRandomTrace(random))))));
 }
 
-double averageHops(const Problem& p, const Router& router, const Mapping& m);
+double averageHops(const Problem& p, const Network& router, const Mapping& m);
 
 // A periodic stencil on a torus machine whose extents are the grid's in any order (odd and
 // even, so that uneven halves occur): the geometric map puts every message one hop away.
@@ -61,7 +61,7 @@ TEST(Geometric, EmbedsPermutedShapesOneHopApart) {
       shape += std::to_string(e);
     }
     const Box box = makeBox(machine, shape);
-    const Router router(machine, box);
+    const Network router(machine, box);
     const Problem p = stencilProblem(grid, grid.size() == 2 ? 5 : 7, true);
     const Allocation whole = Allocation::wholeBox(box.nodeCount);
     const Mapping m = mapper->build({machine, box, p, router, whole, {}});
@@ -71,7 +71,7 @@ TEST(Geometric, EmbedsPermutedShapesOneHopApart) {
   }
 }
 
-double averageHops(const Problem& p, const Router& router, const Mapping& m) {
+double averageHops(const Problem& p, const Network& router, const Mapping& m) {
   const Scores s = evaluate(p, router, m, 1.0);
   return s.avgHops;
 }
@@ -79,7 +79,7 @@ double averageHops(const Problem& p, const Router& router, const Mapping& m) {
 TEST(Geometric, EmbedsAGridWhoseShapeTheTorusHasInAnyOrder) {
   const Machine k = loadMachine(testing::sourcePath("topologies/k-computer.json"));
   const Box box = makeBox(k, "4x4x6x2x3x2");  // logical torus 8 x 12 x 12
-  const Router router(k, box);
+  const Network router(k, box);
   const auto mapper = makeGeometricMapper();
   for (const std::vector<int>& dims :
        {std::vector<int>{12, 12, 8}, std::vector<int>{8, 12, 12}, std::vector<int>{12, 8, 12}}) {
@@ -94,7 +94,7 @@ TEST(Geometric, EmbedsAGridWhoseShapeTheTorusHasInAnyOrder) {
   // A plain 3D torus machine, and two ranks per node: pairs of neighbours share a node.
   const Machine torus = loadMachine(testing::sourcePath("topologies/torus3d-8x8x8.json"));
   const Box cube = makeBox(torus, "8x8x8");
-  const Router cubeRouter(torus, cube);
+  const Network cubeRouter(torus, cube);
   const Problem p = stencilProblem({8, 8, 8}, 7, true);
   const Allocation whole = Allocation::wholeBox(cube.nodeCount);
   EXPECT_DOUBLE_EQ(
@@ -111,7 +111,7 @@ TEST(Geometric, EmbedsAGridWhoseShapeTheTorusHasInAnyOrder) {
 TEST(Geometric, SaysWhyItDoesNotApply) {
   const Machine k = loadMachine(testing::sourcePath("topologies/k-computer.json"));
   const Box box = makeBox(k, "4x4x6x2x3x2");
-  const Router router(k, box);
+  const Network router(k, box);
   const auto mapper = makeGeometricMapper();
   CgOptions cg;
   cg.ranks = 64;

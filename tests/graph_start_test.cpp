@@ -16,7 +16,7 @@ namespace {
 TEST(GraphStart, PlacesAStencilNearItsNeighbours) {
   const Machine k = loadMachine(testing::sourcePath("topologies/k-computer.json"));
   const Box box = makeBox(k, "4x4x6x2x3x2");
-  const Router router(k, box);
+  const Network router(k, box);
   StencilOptions o;
   o.dims = {12, 12, 8};
   o.periodic = true;
@@ -37,7 +37,7 @@ TEST(GraphStart, PlacesAStencilNearItsNeighbours) {
 TEST(GraphStart, FillsEverySlotOfAPackedBox) {
   const Machine fx10 = testing::fx10();
   const Box box = makeBox(fx10, "1x2x2x2x1x2");  // 16 nodes, 4 slots each: 64 ranks fill it
-  const Router router(fx10, box);
+  const Network router(fx10, box);
   CgOptions cg;
   cg.ranks = 64;
   const Problem p = generateCgProblem(cg);

@@ -43,7 +43,7 @@ Problem randomProblem(int tasks, int ccsCount, Rng& rng, Sizes sizes) {
   return makeProblem(sets);
 }
 
-std::uint64_t referenceSharedPairs(const Problem& p, const Router& r, const Mapping& m) {
+std::uint64_t referenceSharedPairs(const Problem& p, const Network& r, const Mapping& m) {
   std::vector<std::map<LinkId, std::uint64_t>> load(p.ccsCount);
   for (std::size_t c = 0; c < p.communicationCount(); ++c)
     for (LinkId l : r.route(m.nodeOfTask[p.src[c]], m.nodeOfTask[p.dst[c]])) ++load[p.ccs[c]][l];
@@ -70,7 +70,7 @@ template <class Engine, class Check, class... Extra>
 void randomMoves(const Machine& machine, const std::string& shape, int tasks, Sizes sizes,
                  std::size_t cacheBudget, Check check, Extra... extra) {
   const Box box = makeBox(machine, shape);
-  const Router router(machine, box, cacheBudget);
+  const Network router(machine, box, cacheBudget);
   Rng rng(tasks * 31 + box.nodeCount);
   const Problem problem = randomProblem(tasks, 5, rng, sizes);
   Engine engine(problem, router, randomMapping(tasks, box, 3), extra...);
@@ -135,7 +135,7 @@ TEST(Incremental, Tac3EqualsReferenceAfterEveryMove) {
   using Storage = Tac3Objective::Storage;
   for (const Case& c : cases())
     for (Sizes sizes : {Sizes::Equal, Sizes::Mixed, Sizes::Distinct})
-      for (std::size_t budget : {Router::kDefaultCacheBudget, std::size_t{0}})
+      for (std::size_t budget : {Network::kDefaultCacheBudget, std::size_t{0}})
         for (Storage storage : {Storage::Auto, Storage::Sparse}) {
           if (storage == Storage::Sparse && budget == 0) continue;  // storage is route-blind
           SCOPED_TRACE(c.shape + " sizes " + std::to_string(static_cast<int>(sizes)) +
@@ -144,7 +144,7 @@ TEST(Incremental, Tac3EqualsReferenceAfterEveryMove) {
           randomMoves<Tac3Objective>(
               c.machine, c.shape, c.tasks, sizes, budget,
               [](std::uint64_t value, std::uint64_t secondary, const ExactScores& ref,
-                 const Problem& p, const Router& r, const Mapping& m) {
+                 const Problem& p, const Network& r, const Mapping& m) {
                 ASSERT_EQ(value, ref.tac3ByteCounts);
                 ASSERT_EQ(secondary, referenceSharedPairs(p, r, m));
               },
@@ -158,7 +158,7 @@ TEST(Incremental, Tac3EqualsReferenceAfterEveryMove) {
 TEST(Incremental, Tac3TablesAreLinearInMessages) {
   const Machine torus = testing::simpleMachine({16, 16, 16}, {true, true, true});
   const Box box = makeBox(torus, "16x16x16");
-  const Router router(torus, box);
+  const Network router(torus, box);
   Rng rng(11);
   CcsSet sets;
   sets.tasks = 256;
@@ -185,15 +185,15 @@ TEST(Incremental, CompactTac3EqualsReferenceAfterEveryMove) {
   int fitted = 0;
   for (const Case& c : cases()) {
     const Box box = makeBox(c.machine, c.shape);
-    const Router router(c.machine, box);
+    const Network router(c.machine, box);
     Rng rng(c.tasks * 31 + box.nodeCount);  // the problem randomMoves draws
     if (!CompactTac3Objective::fits(randomProblem(c.tasks, 5, rng, Sizes::Equal), router)) continue;
     ++fitted;
     SCOPED_TRACE(c.shape);
     randomMoves<CompactTac3Objective>(
-        c.machine, c.shape, c.tasks, Sizes::Equal, Router::kDefaultCacheBudget,
+        c.machine, c.shape, c.tasks, Sizes::Equal, Network::kDefaultCacheBudget,
         [](std::uint64_t value, std::uint64_t secondary, const ExactScores& ref, const Problem& p,
-           const Router& r, const Mapping& m) {
+           const Network& r, const Mapping& m) {
           ASSERT_EQ(value, ref.tac3ByteCounts);
           ASSERT_EQ(secondary, referenceSharedPairs(p, r, m));
         });
@@ -205,13 +205,13 @@ TEST(Incremental, CompactTac3EqualsReferenceAfterEveryMove) {
 TEST(Incremental, CompactTac3FitsOnlyWhereItCan) {
   const Machine fx10 = testing::fx10();
   const Box small = makeBox(fx10, "2x2x2x2x3x2");
-  const Router router(fx10, small);
+  const Network router(fx10, small);
   Rng rng(5);
   EXPECT_TRUE(CompactTac3Objective::fits(randomProblem(64, 4, rng, Sizes::Equal), router));
   EXPECT_FALSE(CompactTac3Objective::fits(randomProblem(64, 4, rng, Sizes::Mixed), router));
   // 256 messages in one CCS: one too many for a byte.
   const Machine torus = testing::simpleMachine({8, 8, 4}, {true, true, true});
-  const Router torusRouter(torus, makeBox(torus, "8x8x4"));
+  const Network torusRouter(torus, makeBox(torus, "8x8x4"));
   CcsSet one;
   one.tasks = 256;
   one.sets.emplace_back();
@@ -222,24 +222,24 @@ TEST(Incremental, CompactTac3FitsOnlyWhereItCan) {
   // The whole FX10: 768 nodes, routes of up to 10 hops, too large a table.
   const Box whole = makeBox(fx10, "4x2x8x2x3x2");
   EXPECT_FALSE(
-      CompactTac3Objective::fits(randomProblem(64, 4, rng, Sizes::Equal), Router(fx10, whole)));
+      CompactTac3Objective::fits(randomProblem(64, 4, rng, Sizes::Equal), Network(fx10, whole)));
 }
 
 TEST(Incremental, TahbEqualsReferenceAfterEveryMove) {
   for (const Case& c : cases())
     randomMoves<TahbObjective>(
-        c.machine, c.shape, c.tasks, Sizes::Mixed, Router::kDefaultCacheBudget,
+        c.machine, c.shape, c.tasks, Sizes::Mixed, Network::kDefaultCacheBudget,
         [](std::uint64_t value, std::uint64_t, const ExactScores& ref, const Problem&,
-           const Router&, const Mapping&) { ASSERT_EQ(value, ref.tahbByteHops); });
+           const Network&, const Mapping&) { ASSERT_EQ(value, ref.tahbByteHops); });
 }
 
 TEST(Incremental, RmattEqualsReferenceAfterEveryMove) {
   for (const Case& c : cases())
     for (Sizes sizes : {Sizes::Equal, Sizes::Mixed})
       randomMoves<RmattObjective>(
-          c.machine, c.shape, c.tasks, sizes, Router::kDefaultCacheBudget,
+          c.machine, c.shape, c.tasks, sizes, Network::kDefaultCacheBudget,
           [](unsigned __int128 value, std::uint64_t, const ExactScores& ref, const Problem&,
-             const Router&, const Mapping&) {
+             const Network&, const Mapping&) {
             ASSERT_TRUE(value ==
                         static_cast<unsigned __int128>(ref.tahbByteHops) * ref.maxLinkBytes);
           });

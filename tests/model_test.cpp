@@ -29,7 +29,7 @@ Machine withEngines(Machine m, int engines, double injectionBandwidth) {
 
 // The model's tac3 in seconds, straight from its definition (model.hpp), in doubles: per CCS
 // the largest of link load x largest message / B and node load x largest message / (E B_inj).
-double plainTac3Seconds(const Problem& p, const Router& r, const Mapping& m, const Model& model) {
+double plainTac3Seconds(const Problem& p, const Network& r, const Mapping& m, const Model& model) {
   double total = 0;
   for (int t = 0; t < p.ccsCount; ++t) {
     std::map<LinkId, std::pair<int, std::uint64_t>> links;  // messages, largest
@@ -90,7 +90,7 @@ TEST(Model, WeightsAreTheRatioOfEngineToLinkBandwidth) {
 TEST(Model, ReferenceEqualsThePlainDefinition) {
   const Machine fx10 = testing::fx10();
   const Box box = makeBox(fx10, "2x2x2x2x3x2");
-  const Router router(fx10, box);
+  const Network router(fx10, box);
   Rng rng(17);
   for (int engines : {1, 2, 4, 6})
     for (int k : {1, 2, 4})
@@ -115,7 +115,7 @@ TEST(Model, ReferenceEqualsThePlainDefinition) {
 TEST(Model, SixNeighboursOnFourEngines) {
   const Machine torus = testing::simpleMachine({3, 3, 3}, {true, true, true});
   const Box box = makeBox(torus, "3x3x3");
-  const Router router(torus, box);
+  const Network router(torus, box);
   CcsSet sets;
   sets.tasks = 27;
   const int centre = box.nodeAt({1, 1, 1});
@@ -194,7 +194,7 @@ template <class Engine, class Check, class... Extra>
 int randomMoves(const Machine& machine, const std::string& shape, const Model& model, int tasks,
                 Check check, Extra... extra) {
   const Box box = makeBox(machine, shape);
-  const Router router(machine, box);
+  const Network router(machine, box);
   Rng rng(tasks * 7 + model.engines * 3 + model.ranksPerNode);
   const Problem problem = testing::randomModelProblem(tasks, 4, rng, model);
   Engine engine(problem, router, randomMapping(tasks, box, 5, model.ranksPerNode), extra...);
@@ -295,7 +295,7 @@ TEST(Model, TahbAndRmattEnginesEqualReferenceWithSeveralRanksPerNode) {
 TEST(Model, OverlapChargesWhatConsecutiveCcssAddToEachOther) {
   const Machine line = testing::simpleMachine({4}, {false});
   const Box box = makeBox(line, "4");
-  const Router router(line, box);
+  const Network router(line, box);
   CcsSet sets;
   sets.tasks = 4;
   // 0->2 (links 0>1, 1>2) in CCS 0 at level 0; 1->3 (1>2, 2>3) in CCS 1 at level 1; a
@@ -325,7 +325,7 @@ TEST(Model, OverlapChargesWhatConsecutiveCcssAddToEachOther) {
 TEST(Model, CompactEngineOnlyInThePapersSetting) {
   const Machine fx10 = testing::fx10();
   const Box box = makeBox(fx10, "2x2x2x2x3x2");
-  const Router router(fx10, box);
+  const Network router(fx10, box);
   CcsSet sets;
   sets.tasks = 4;
   sets.sets.push_back({{0, 1, 64}, {2, 3, 64}});
@@ -341,7 +341,7 @@ TEST(Model, CompactEngineOnlyInThePapersSetting) {
 TEST(Model, AnnealerPlacesRanksInSlots) {
   const Machine fx10 = testing::fx10();
   const Box box = makeBox(fx10, "2x2x2x2x3x2");
-  const Router router(fx10, box);
+  const Network router(fx10, box);
   for (int k : {2, 4}) {
     const Model model = makeModel(fx10, 4, k);
     Rng rng(3 + k);

@@ -40,7 +40,7 @@ Problem randomJob(int tasks, int ccsCount, std::uint64_t seed, const Model& mode
 struct Torus {
   Machine machine;
   Box box;
-  Router router;
+  Network router;
   explicit Torus(const std::vector<int>& shape, const std::string& text)
       : machine(testing::simpleMachine(shape, std::vector<bool>(shape.size(), true))),
         box(makeBox(machine, text)),

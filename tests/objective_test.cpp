@@ -22,7 +22,7 @@ class LineOfFour : public ::testing::Test {
 
   Machine machine_ = testing::simpleMachine({4}, {false});
   Box box_ = makeBox(machine_, "4");
-  Router router_{machine_, box_};
+  Network router_{machine_, box_};
 };
 
 // CCS 0: 0->2 and 1->3 (100 bytes each) share link 1->2.  CCS 1: 3->0 (50 bytes) and a

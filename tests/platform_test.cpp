@@ -1,5 +1,5 @@
 // The SimGrid platform must route exactly as tac3map does: the XML is parsed back and every
-// route checked against Router::route, with the engine, ejection and loopback links around
+// route checked against Network::route, with the engine, ejection and loopback links around
 // it; the SMPI host file must put each rank on its mapped node.
 #include "tac3map/output/platform.hpp"
 
@@ -68,14 +68,14 @@ ParsedPlatform parse(const std::string& xml) {
 }
 
 // The name the platform should give a network link: its source host, axis and direction.
-std::string expectedLinkName(const Machine& m, const Box& box, const Router& r, LinkId link) {
+std::string expectedLinkName(const Machine& m, const Box& box, const Network& r, LinkId link) {
   return platformHostName(box, r.linkSource(link)) + ":" + m.axes[r.linkAxis(link)].name +
          (r.linkIsPlus(link) ? "+" : "-");
 }
 
 void checkPlatform(const Machine& m, const std::string& shape, int samples) {
   const Box box = makeBox(m, shape);
-  const Router router(m, box);
+  const Network router(m, box);
   const ParsedPlatform p = parse(platformXml(m, box, router));
   const int n = box.nodeCount;
   ASSERT_EQ(static_cast<int>(p.hosts.size()), n);
@@ -143,7 +143,7 @@ TEST(Platform, EnginesShareOneInjectionAndOneEjectionLinkPerNode) {
   m.injectionBandwidth = m.linkBandwidth / 2;  // slower than a link: each message capped
   m.intraNodeBandwidth = 3e10;
   const Box box = makeBox(m, "2x2x2x2x3x2");
-  const ParsedPlatform p = parse(platformXml(m, box, Router(m, box)));
+  const ParsedPlatform p = parse(platformXml(m, box, Network(m, box)));
   for (int node = 0; node < box.nodeCount; ++node) {
     const std::string host = platformHostName(box, node);
     for (const char* end : {":inj", ":ej"}) {
@@ -161,7 +161,7 @@ TEST(Platform, EnginesShareOneInjectionAndOneEjectionLinkPerNode) {
   // Engines at least as fast as a link: no cap; no intra-node bandwidth: the fast loopback.
   m.injectionBandwidth = m.linkBandwidth;
   m.intraNodeBandwidth = 0;
-  const ParsedPlatform q = parse(platformXml(m, box, Router(m, box)));
+  const ParsedPlatform q = parse(platformXml(m, box, Network(m, box)));
   EXPECT_EQ(q.links.count("engine-cap"), 0u);
   EXPECT_DOUBLE_EQ(q.links.at(platformHostName(box, 5) + ":inj").bandwidth, 4 * m.linkBandwidth);
   EXPECT_DOUBLE_EQ(q.links.at(platformHostName(box, 5) + ":loop").bandwidth,
@@ -179,7 +179,7 @@ TEST(Platform, HostNamesAreBoxCoordinates) {
 TEST(Platform, RefusesBoxesWithTooManyRoutes) {
   const Machine m = fx10();
   const Box box = makeBox(m, "2x2x2x2x3x2");
-  const Router router(m, box);
+  const Network router(m, box);
   try {
     platformXml(m, box, router, 96 * 96 - 1);
     FAIL() << "expected InputError";

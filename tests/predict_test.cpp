@@ -65,7 +65,7 @@ TEST(Profile, ShippedFx10ProfileReadsBackAndBadProfilesFailWithTheField) {
 struct Small {
   Machine machine = testing::simpleMachine({4}, {false});
   Box box = makeBox(machine, "4");
-  Router router{machine, box};
+  Network router{machine, box};
 };
 
 // CCS 0: 0->2 and 1->3 share link 1->2 (C = 2); CCS 1: 0->1 alone.
@@ -99,7 +99,7 @@ TEST(Predict, CcsTimeIsTheSlowestMessageWithItsContentionAndExtraHops) {
 TEST(Predict, ALoneMessageCostsWhatThePlatformChargesWithAOneHopProfile) {
   const Machine fx10 = testing::fx10();
   const Box box = makeBox(fx10, "2x2x2x2x3x2");
-  const Router router(fx10, box);
+  const Network router(fx10, box);
   std::vector<Sample> oneHop;
   for (std::uint64_t b : {8ull, 1024ull, 1048576ull, 16777216ull})
     oneHop.push_back({b, fx10.hopLatency + static_cast<double>(b) / fx10.linkBandwidth});
@@ -130,7 +130,7 @@ TEST(Predict, EnginesAndRanksPerNodeAsTheScoreSeesThem) {
   Machine machine = testing::simpleMachine({4, 4}, {true, true});
   machine.injectionEngines = 2;
   const Box box = makeBox(machine, "4x4");
-  const Router router(machine, box);
+  const Network router(machine, box);
   const TimeModel model(line(), ModelKind::Piecewise, "t");
   CcsSet sets;
   sets.tasks = 16;
@@ -182,7 +182,7 @@ TEST(Predict, LocalWorkIsTheBusiestRanksComputeAndCopies) {
 TEST(Predict, CollectiveAlgorithmsAreComparedAloneAndBySize) {
   const Machine fx10 = testing::fx10();
   const Box box = makeBox(fx10, "2x2x2x2x3x2");
-  const Router router(fx10, box);
+  const Network router(fx10, box);
   std::string text = "tac3map-trace 1\nranks 16\n0 comm half 0 2 4 6 8 10 12 14\n";
   for (int r = 0; r < 16; ++r) {
     text += std::to_string(r) + " allreduce 65536\n";

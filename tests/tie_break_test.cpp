@@ -31,7 +31,7 @@ Mapping moved(const Problem& problem, int nodes, const Mapping& from, int task, 
 struct Cg64 {
   Machine machine;
   Box box;
-  Router router;
+  Network router;
   Problem problem;
   Cg64(Machine m, const std::string& shape)
       : machine(std::move(m)), box(makeBox(machine, shape)), router(machine, box) {
@@ -49,7 +49,7 @@ struct Case {
 TEST(TieBreak, NoSingleMoveImprovesTheKeyAsTheReferenceComputesIt) {
   const Machine fx10 = testing::fx10();
   const Box box = makeBox(fx10, "1x2x2x2x3x1");  // 24 nodes: every position is a candidate
-  const Router router(fx10, box);
+  const Network router(fx10, box);
   Rng rng(5);
   for (const Case c :
        {Case{1, 1, Overlap::None}, Case{4, 1, Overlap::None}, Case{4, 2, Overlap::None},
@@ -85,7 +85,7 @@ TEST(TieBreak, NoSingleMoveImprovesTheKeyAsTheReferenceComputesIt) {
 TEST(TieBreak, BothEnginesEndAtTheSameMapping) {
   const Cg64 s(testing::fx10(), "2x2x2x2x3x2");
   const Box& box = s.box;
-  const Router& router = s.router;
+  const Network& router = s.router;
   const Problem& problem = s.problem;
   for (std::uint64_t seed : {1, 2, 3}) {
     const Mapping start = randomMapping(64, box, seed);
@@ -105,7 +105,7 @@ TEST(TieBreak, BothEnginesEndAtTheSameMapping) {
 TEST(TieBreak, SearchAtTheBoundEndsWithShorterRoutes) {
   const Cg64 s(testing::fx10(), "2x2x2x2x3x2");
   const Box& box = s.box;
-  const Router& router = s.router;
+  const Network& router = s.router;
   const Problem& problem = s.problem;
   Schedule schedule;
   const SearchResult with =
@@ -126,7 +126,7 @@ TEST(TieBreak, SearchAtTheBoundEndsWithShorterRoutes) {
 TEST(TieBreak, LocalCandidatesOnALargeAllocation) {
   const Cg64 s(loadMachine(testing::sourcePath("topologies/k-computer.json")), "4x4x6x2x3x2");
   const Box& box = s.box;
-  const Router& router = s.router;
+  const Network& router = s.router;
   const Problem& problem = s.problem;
   Schedule schedule;
   std::vector<int> everyOther;
@@ -150,7 +150,7 @@ TEST(TieBreak, LocalCandidatesOnALargeAllocation) {
 TEST(TieBreak, StopsWhenItsBudgetIsSpent) {
   const Cg64 s(testing::fx10(), "2x2x2x2x3x2");
   const Box& box = s.box;
-  const Router& router = s.router;
+  const Network& router = s.router;
   const Problem& problem = s.problem;
   const Mapping start = randomMapping(64, box, 9);
   const TieBreakResult full = breakTac3Ties(problem, router, start, Schedule{}, kUnlimited);

@@ -9,7 +9,7 @@
 
 #include "tac3map/io/error.hpp"
 #include "tac3map/mapping/mapping_names.hpp"
-#include "tac3map/network/routing.hpp"
+#include "tac3map/network/network.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
@@ -61,7 +61,7 @@ void expectStencilOneHop(const std::string& machineFile, const std::string& shap
   ASSERT_TRUE(view.closed[0] && view.closed[1] && view.closed[2]);
   std::set<int> used(view.node.begin(), view.node.end());
   ASSERT_EQ(used.size(), static_cast<std::size_t>(box.nodeCount));
-  const Router router(machine, box, 0);
+  const Network router(machine, box, 0);
   const int tasks = dims[0] * dims[1] * dims[2];
   const Mapping m = tofuDefaultMapping(tasks, machine, box);
   long farPairs = 0;

@@ -77,7 +77,7 @@ bool wellFormed(const std::string& xml, std::string& why) {
 struct Cg64 {
   Machine machine = testing::fx10();
   Box box = makeBox(machine, "2x2x2x2x3x2");
-  Router router{machine, box};
+  Network router{machine, box};
   Problem problem = generateCgProblem(CgOptions{});  // 64 ranks
 };
 

@@ -29,7 +29,7 @@
 #include "tac3map/model/predict.hpp"
 #include "tac3map/model/profile.hpp"
 #include "tac3map/network/machine.hpp"
-#include "tac3map/network/routing.hpp"
+#include "tac3map/network/network.hpp"
 #include "tac3map/output/viz.hpp"
 #include "tac3map/search/objectives.hpp"
 

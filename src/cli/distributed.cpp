@@ -114,7 +114,7 @@ int MpiSession::size() {
   return gSize;
 }
 
-ChainsResult annealChainsEverywhere(const Problem& problem, const Router& router,
+ChainsResult annealChainsEverywhere(const Problem& problem, const Network& router,
                                     ObjectiveKind objective, const Mapping& initial,
                                     const Schedule& schedule, std::uint64_t seed, int chains,
                                     int threads, Progress* progress) {

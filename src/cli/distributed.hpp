@@ -26,7 +26,7 @@ class MpiSession {
 
 // On rank 0: every chain's result in chain order (the best mapping only for the winner);
 // on other ranks: their own chains only, `best` meaningless.
-ChainsResult annealChainsEverywhere(const Problem& problem, const Router& router,
+ChainsResult annealChainsEverywhere(const Problem& problem, const Network& router,
                                     ObjectiveKind objective, const Mapping& initial,
                                     const Schedule& schedule, std::uint64_t seed, int chains,
                                     int threads, Progress* progress);

@@ -14,7 +14,7 @@
 #include "tac3map/model/model.hpp"
 #include "tac3map/model/objective.hpp"
 #include "tac3map/network/machine.hpp"
-#include "tac3map/network/routing.hpp"
+#include "tac3map/network/network.hpp"
 
 namespace tac3map::cli {
 
@@ -29,7 +29,7 @@ struct Job {
   Trace trace;
   CcsSet sets;
   Problem problem;
-  Router router;
+  Network router;
   std::optional<NodeTable> nodes;
   // The nodes the ranks may occupy, K slots each: every node of the box, or (a non-contiguous
   // allocation) the node table's nodes when the box is the whole machine or --shape.

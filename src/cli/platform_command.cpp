@@ -9,7 +9,7 @@
 #include "tac3map/mapping/mapping.hpp"
 #include "tac3map/mapping/mapping_names.hpp"
 #include "tac3map/mapping/rankmap.hpp"
-#include "tac3map/network/routing.hpp"
+#include "tac3map/network/network.hpp"
 #include "tac3map/output/platform.hpp"
 
 namespace tac3map::cli {
@@ -60,7 +60,7 @@ int runPlatform(const PlatformOptions& o) {
   if (o.ranks > 0 && !o.trace.empty())
     throw InputError("--ranks and --trace both give the number of ranks: give one");
   std::vector<StagedFile> outputs;
-  const Router router(machine, box);
+  const Network router(machine, box);
   outputs.emplace_back(o.output, platformXml(machine, box, router));
   int ranks = 0;
   if (!o.hostfile.empty()) {

@@ -5,7 +5,7 @@
 
 namespace tac3map {
 
-ChosenStart chooseStart(const Problem& problem, const Router& router, ObjectiveKind objective,
+ChosenStart chooseStart(const Problem& problem, const Network& router, ObjectiveKind objective,
                         const std::vector<std::pair<std::string, StartBuilder>>& named,
                         const Schedule& schedule, std::uint64_t seed) {
   if (named.empty()) throw InputError("--init auto: no start applies to this job");

@@ -6,7 +6,7 @@
 
 namespace tac3map {
 
-LinkLoads::LinkLoads(const Problem& problem, const Router& router, const Mapping& mapping)
+LinkLoads::LinkLoads(const Problem& problem, const Network& router, const Mapping& mapping)
     : problem_(problem),
       networkLimit_(router.linkIdLimit()),
       linkWeight_(problem.model.linkWeight),

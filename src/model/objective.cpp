@@ -7,7 +7,7 @@
 
 namespace tac3map {
 
-ExactScores evaluateExact(const Problem& problem, const Router& router, const Mapping& mapping) {
+ExactScores evaluateExact(const Problem& problem, const Network& router, const Mapping& mapping) {
   ExactScores s;
   s.tac3Scale = problem.model.linkWeight;
   const LinkLoads loads(problem, router, mapping);
@@ -48,7 +48,7 @@ Scores toScores(const ExactScores& e, double linkBandwidth) {
   return s;
 }
 
-Scores evaluate(const Problem& problem, const Router& router, const Mapping& mapping,
+Scores evaluate(const Problem& problem, const Network& router, const Mapping& mapping,
                 double linkBandwidth) {
   return toScores(evaluateExact(problem, router, mapping), linkBandwidth);
 }

@@ -38,7 +38,7 @@ double localWorkSeconds(const Trace& trace, const TimeModel& copy) {
   return worst;
 }
 
-Prediction predict(const Problem& problem, const Router& router, const Mapping& mapping,
+Prediction predict(const Problem& problem, const Network& router, const Mapping& mapping,
                    const PredictModel& model, double localWork) {
   const LinkLoads loads(problem, router, mapping);
   Prediction p;
@@ -61,7 +61,7 @@ Prediction predict(const Problem& problem, const Router& router, const Mapping& 
   return p;
 }
 
-std::vector<BarrierAdvice> barrierAdvice(const Problem& problem, const Router& router,
+std::vector<BarrierAdvice> barrierAdvice(const Problem& problem, const Network& router,
                                          const Mapping& mapping, const PredictModel& model,
                                          double barrierSeconds) {
   const LinkLoads loads(problem, router, mapping);
@@ -120,7 +120,7 @@ namespace {
 
 // The call alone, decomposed by `algorithm`, as a problem to predict.
 double predictAlone(const CollectiveCall& call, Algorithm algorithm, int ranks,
-                    const Router& router, const Mapping& mapping, const PredictModel& model) {
+                    const Network& router, const Mapping& mapping, const PredictModel& model) {
   Trace trace;
   trace.source = "collective";
   trace.ranks = ranks;
@@ -146,7 +146,7 @@ double predictAlone(const CollectiveCall& call, Algorithm algorithm, int ranks,
 }  // namespace
 
 std::vector<AlgorithmTime> compareAlgorithms(const CollectiveCall& call, int ranks,
-                                             const Router& router, const Mapping& mapping,
+                                             const Network& router, const Mapping& mapping,
                                              const PredictModel& model) {
   std::vector<AlgorithmTime> times;
   for (Algorithm a : algorithmsOf(call.op))
@@ -154,7 +154,7 @@ std::vector<AlgorithmTime> compareAlgorithms(const CollectiveCall& call, int ran
   return times;
 }
 
-std::vector<BestRange> bestBySize(CollectiveCall call, int ranks, const Router& router,
+std::vector<BestRange> bestBySize(CollectiveCall call, int ranks, const Network& router,
                                   const Mapping& mapping, const PredictModel& model) {
   std::vector<BestRange> ranges;
   for (std::uint64_t bytes = 8; bytes <= (std::uint64_t{1} << 24); bytes *= 2) {

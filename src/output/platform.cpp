@@ -57,7 +57,7 @@ std::string platformHostName(const Box& box, int node) {
   return name;
 }
 
-std::string platformXml(const Machine& machine, const Box& box, const Router& router,
+std::string platformXml(const Machine& machine, const Box& box, const Network& router,
                         std::size_t maxRoutes) {
   const int nodes = box.nodeCount;
   const std::size_t routes = static_cast<std::size_t>(nodes) * static_cast<std::size_t>(nodes);
@@ -114,7 +114,7 @@ std::string platformXml(const Machine& machine, const Box& box, const Router& ro
       "link_bandwidth " +
       exactNumber(linkBandwidth) + " B/s, latency hop_latency " + exactNumber(machine.hopLatency) +
       " s.\n"
-      "       Routes are tac3map's dimension-order routes (Router::route), one per ordered "
+      "       Routes are tac3map's dimension-order routes (Network::route), one per ordered "
       "pair of hosts:\n"
       "       <src>:inj, " +
       (capEngines ? std::string("engine-cap, ") : std::string()) +

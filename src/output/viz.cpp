@@ -73,7 +73,7 @@ int product(const Box& box, const std::vector<int>& axes, std::size_t from) {
 
 }  // namespace
 
-std::vector<std::map<LinkId, int>> linkLoads(const Problem& problem, const Router& router,
+std::vector<std::map<LinkId, int>> linkLoads(const Problem& problem, const Network& router,
                                              const Mapping& mapping) {
   // The score's loads (link_loads.hpp), network links only: engines are not drawn.
   const LinkLoads all(problem, router, mapping);
@@ -124,7 +124,7 @@ GridLayout gridLayout(const Machine& machine, const Box& box) {
   return layout;
 }
 
-std::string renderSvg(const Machine& machine, const Box& box, const Router& router,
+std::string renderSvg(const Machine& machine, const Box& box, const Network& router,
                       const Problem& problem, const std::vector<VizMapping>& mappings,
                       const VizOptions& options) {
   const GridLayout layout = gridLayout(machine, box);

@@ -10,7 +10,7 @@
 
 namespace tac3map {
 
-SearchResult anneal(const Problem& problem, const Router& router, ObjectiveKind objective,
+SearchResult anneal(const Problem& problem, const Network& router, ObjectiveKind objective,
                     const Mapping& initial, const Schedule& schedule, std::uint64_t seed,
                     Progress* progress) {
   checkSchedule(schedule);
@@ -18,7 +18,7 @@ SearchResult anneal(const Problem& problem, const Router& router, ObjectiveKind 
   return refinerFor(task).refine(task, initial);
 }
 
-std::vector<SearchResult> annealChainSubset(const Problem& problem, const Router& router,
+std::vector<SearchResult> annealChainSubset(const Problem& problem, const Network& router,
                                             ObjectiveKind objective, const Mapping& initial,
                                             const Schedule& schedule, std::uint64_t seed,
                                             const std::vector<int>& indices, int threads,
@@ -47,7 +47,7 @@ std::size_t winningChain(const std::vector<ExactScores>& bestScores, ObjectiveKi
   return best;
 }
 
-ChainsResult annealChains(const Problem& problem, const Router& router, ObjectiveKind objective,
+ChainsResult annealChains(const Problem& problem, const Network& router, ObjectiveKind objective,
                           const Mapping& initial, const Schedule& schedule, std::uint64_t seed,
                           int chains, int threads, Progress* progress) {
   if (chains < 1) throw InputError("--chains must be at least 1");

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <limits>
 
-#include "tac3map/network/routing.hpp"
+#include "tac3map/network/network.hpp"
 #include "tac3map/search/incremental.hpp"
 #include "tac3map/search/random.hpp"
 #include "tac3map/search/schedule.hpp"
@@ -49,7 +49,7 @@ inline std::uint64_t checkInterval(const Problem& problem) {
 // partner). A local pick may be the task's own node; the caller skips such a trial.
 class MovePicker {
  public:
-  MovePicker(const Placement& placement, const Problem& problem, const Router& router, bool local,
+  MovePicker(const Placement& placement, const Problem& problem, const Network& router, bool local,
              const Allocation& allocation)
       : placement_(placement),
         problem_(problem),
@@ -86,13 +86,13 @@ class MovePicker {
 
   const Placement& placement_;
   const Problem& problem_;
-  const Router& router_;
+  const Network& router_;
   bool local_;
   const Allocation& allocation_;
 };
 
 template <class Objective>
-SearchResult annealWith(const Problem& problem, const Router& router, const Mapping& initial,
+SearchResult annealWith(const Problem& problem, const Network& router, const Mapping& initial,
                         const Schedule& schedule, std::uint64_t seed, double reference,
                         std::uint64_t stopValue, bool canStopEarly, Progress* progress) {
   SearchResult result;

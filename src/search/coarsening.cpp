@@ -76,7 +76,7 @@ std::vector<int> heavyEdgeMatching(const Problem& problem, std::uint64_t seed) {
 
 }  // namespace
 
-std::optional<CoarseLevel> coarsen(const Router& router, const Problem& problem,
+std::optional<CoarseLevel> coarsen(const Network& router, const Problem& problem,
                                    std::uint64_t seed) {
   const std::vector<int>& shape = router.shape();
   int axis = -1;
@@ -123,7 +123,7 @@ std::optional<CoarseLevel> coarsen(const Router& router, const Problem& problem,
   }
   level.machine.routingOrder = router.routingOrder();
   level.box = makeBox(level.machine, level.machine.shapeText());
-  level.router = std::make_unique<Router>(level.machine, level.box);
+  level.router = std::make_unique<Network>(level.machine, level.box);
 
   // The trace's CCSs without the messages inside a coarse task (phase overlap is left to the
   // finest level, which searches the job's own problem).
@@ -150,7 +150,7 @@ std::optional<CoarseLevel> coarsen(const Router& router, const Problem& problem,
   return level;
 }
 
-Mapping restrictMapping(const CoarseLevel& level, const Router& fine, const Mapping& mapping) {
+Mapping restrictMapping(const CoarseLevel& level, const Network& fine, const Mapping& mapping) {
   const int coarseNodes = level.box.nodeCount;
   std::vector<bool> used(coarseNodes, false);
   Mapping coarse(std::vector<int>(level.members.size(), -1));
@@ -175,7 +175,7 @@ Mapping restrictMapping(const CoarseLevel& level, const Router& fine, const Mapp
   return coarse;
 }
 
-Mapping prolongMapping(const CoarseLevel& level, const Router& fine, int fineTasks,
+Mapping prolongMapping(const CoarseLevel& level, const Network& fine, int fineTasks,
                        const Mapping& coarse) {
   Mapping m(std::vector<int>(fineTasks, -1));
   for (std::size_t t = 0; t < level.members.size(); ++t) {

@@ -76,7 +76,7 @@ void Tac3Totals::sumCosts() {
   proposed_ = cost_;
 }
 
-TahbObjective::TahbObjective(const Problem& problem, const Router& router, const Mapping& mapping)
+TahbObjective::TahbObjective(const Problem& problem, const Network& router, const Mapping& mapping)
     : IncrementalObjective(problem, router, mapping) {
   for (std::size_t c = 0; c < problem.realCommunications; ++c) {
     const Ends e = endsNow(static_cast<int>(c));
@@ -84,7 +84,7 @@ TahbObjective::TahbObjective(const Problem& problem, const Router& router, const
   }
 }
 
-RmattObjective::RmattObjective(const Problem& problem, const Router& router, const Mapping& mapping)
+RmattObjective::RmattObjective(const Problem& problem, const Network& router, const Mapping& mapping)
     : IncrementalObjective(problem, router, mapping), linkBytes_(router.linkIdLimit(), 0) {
   for (std::size_t c = 0; c < problem.communicationCount(); ++c)
     addRoute(static_cast<int>(c), endsNow(static_cast<int>(c)));

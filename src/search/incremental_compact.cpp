@@ -19,7 +19,7 @@ constexpr int kMostMessagesPerCcs = std::numeric_limits<std::uint8_t>::max();
 constexpr int kLongestRoute = 15;  // a row of 16 slots holds it and its length
 
 // Rows of 8 slots when routes have at most 7 hops, else 16.
-int rowSlotsFor(const Router& router) {
+int rowSlotsFor(const Network& router) {
   return router.longestRoute() <= 7 ? 8 : 16;
 }
 
@@ -51,7 +51,7 @@ std::uint32_t largestByte(const std::uint8_t* bytes, std::uint32_t count, std::u
 #endif
 }
 
-bool CompactTac3Objective::fits(const Problem& problem, const Router& router) {
+bool CompactTac3Objective::fits(const Problem& problem, const Network& router) {
   // Unweighted loads of one rank per node only: the paper's setting.
   if (!problem.model.isPaperSetting()) return false;
   const std::size_t n = static_cast<std::size_t>(router.nodeCount());
@@ -71,7 +71,7 @@ bool CompactTac3Objective::fits(const Problem& problem, const Router& router) {
   return true;
 }
 
-CompactTac3Objective::CompactTac3Objective(const Problem& problem, const Router& router,
+CompactTac3Objective::CompactTac3Objective(const Problem& problem, const Network& router,
                                            const Mapping& mapping)
     : IncrementalObjective(problem, router, mapping),
       Tac3Totals(problem),

@@ -22,7 +22,7 @@ std::uint64_t hashedSlotBytes(bool multiSize) {
 
 }  // namespace
 
-Tac3Objective::Tac3Objective(const Problem& problem, const Router& router, const Mapping& mapping,
+Tac3Objective::Tac3Objective(const Problem& problem, const Network& router, const Mapping& mapping,
                              Storage storage)
     : IncrementalObjective(problem, router, mapping),
       Tac3Totals(problem),

@@ -50,7 +50,7 @@ SearchResult MultilevelRefiner::refine(const RefineTask& task, const Mapping& st
   // Levels, finest first (pointers: a level's router and problem must not move).
   std::vector<std::unique_ptr<CoarseLevel>> levels;
   std::vector<Mapping> starts{start};
-  const Router* router = &task.router;
+  const Network* router = &task.router;
   const Problem* problem = &task.problem;
   while (router->nodeCount() > kCoarsestNodes) {
     auto level = coarsen(*router, *problem, task.seed + levels.size());
@@ -100,7 +100,7 @@ SearchResult MultilevelRefiner::refine(const RefineTask& task, const Mapping& st
   SearchResult finest;
   for (std::size_t l = levels.size(); l-- > 0;) {
     const bool job = l == 0;
-    const Router& fineRouter = job ? task.router : *levels[l - 1]->router;
+    const Network& fineRouter = job ? task.router : *levels[l - 1]->router;
     const Problem& fineProblem = job ? task.problem : levels[l - 1]->problem;
     current = prolongMapping(*levels[l], fineRouter, fineProblem.tasks, current);
     Schedule cold = task.schedule;

@@ -33,7 +33,7 @@ double tac3Reference(const Problem& problem) {
   for (std::uint64_t b : largest) sum += static_cast<double>(b);
   return sum * static_cast<double>(problem.model.linkWeight);
 }
-SearchResult tac3Search(const Problem& problem, const Router& router, const Mapping& initial,
+SearchResult tac3Search(const Problem& problem, const Network& router, const Mapping& initial,
                         const Schedule& schedule, std::uint64_t seed, double reference,
                         Progress* progress) {
   const bool fits = CompactTac3Objective::fits(problem, router);
@@ -59,7 +59,7 @@ SearchResult tac3Search(const Problem& problem, const Router& router, const Mapp
 unsigned __int128 tahbValue(const ExactScores& e) {
   return e.tahbByteHops;
 }
-SearchResult tahbSearch(const Problem& problem, const Router& router, const Mapping& initial,
+SearchResult tahbSearch(const Problem& problem, const Network& router, const Mapping& initial,
                         const Schedule& schedule, std::uint64_t seed, double reference,
                         Progress* progress) {
   return detail::annealWith<TahbObjective>(problem, router, initial, schedule, seed, reference, 0,
@@ -77,7 +77,7 @@ double rmattReference(const Problem& problem) {
     biggest = std::max(biggest, static_cast<double>(problem.bytes[c]));
   return totalBytes(problem) * biggest;
 }
-SearchResult rmattSearch(const Problem& problem, const Router& router, const Mapping& initial,
+SearchResult rmattSearch(const Problem& problem, const Network& router, const Mapping& initial,
                          const Schedule& schedule, std::uint64_t seed, double reference,
                          Progress* progress) {
   return detail::annealWith<RmattObjective>(problem, router, initial, schedule, seed, reference, 0,

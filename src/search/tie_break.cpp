@@ -14,7 +14,7 @@ namespace {
 // allocation. Large boxes: every slot of its partners' nodes and of their neighbours.
 class Candidates {
  public:
-  Candidates(const Problem& problem, const Router& router, const Placement& placement,
+  Candidates(const Problem& problem, const Network& router, const Placement& placement,
              const Allocation& allocation)
       : problem_(problem), router_(router), placement_(placement), allocation_(allocation) {
     const int nodes = router.nodeCount();
@@ -53,7 +53,7 @@ class Candidates {
 
  private:
   const Problem& problem_;
-  const Router& router_;
+  const Network& router_;
   const Placement& placement_;
   const Allocation& allocation_;
   bool all_ = false;
@@ -63,7 +63,7 @@ class Candidates {
 };
 
 template <class Objective>
-TieBreakResult descend(const Problem& problem, const Router& router, const Mapping& start,
+TieBreakResult descend(const Problem& problem, const Network& router, const Mapping& start,
                        const Allocation& allocation, std::uint64_t budget) {
   TieBreakResult result;
   Objective state(problem, router, start);
@@ -146,7 +146,7 @@ std::uint64_t tieBreakBudget(const Problem& problem, std::uint64_t searchTrials)
                   static_cast<std::uint64_t>(static_cast<double>(searchTrials) * perTrial));
 }
 
-TieBreakResult breakTac3Ties(const Problem& problem, const Router& router, const Mapping& start,
+TieBreakResult breakTac3Ties(const Problem& problem, const Network& router, const Mapping& start,
                              const Schedule& schedule, std::uint64_t budget) {
   const bool fits = CompactTac3Objective::fits(problem, router);
   if (schedule.tac3Engine == Tac3Engine::Compact && !fits)

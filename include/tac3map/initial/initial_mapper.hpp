@@ -12,7 +12,7 @@
 #include "tac3map/mapping/mapping.hpp"
 #include "tac3map/model/problem.hpp"
 #include "tac3map/network/machine.hpp"
-#include "tac3map/network/routing.hpp"
+#include "tac3map/network/network.hpp"
 
 namespace tac3map {
 
@@ -21,7 +21,7 @@ struct StartContext {
   const Machine& machine;
   const Box& box;
   const Problem& problem;
-  const Router& router;
+  const Network& router;
   const Allocation& allocation;
   // The ranks' process grid when the user gives it (--grid 48x46x72); empty: detect it.
   std::vector<int> grid;

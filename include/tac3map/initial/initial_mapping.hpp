@@ -39,7 +39,7 @@ struct ChosenStart {
 // choice: nothing can beat it, and the starts after it (a Scotch run on 159k ranks) and the
 // searches are not worth their time.
 using StartBuilder = std::function<Mapping()>;
-ChosenStart chooseStart(const Problem& problem, const Router& router, ObjectiveKind objective,
+ChosenStart chooseStart(const Problem& problem, const Network& router, ObjectiveKind objective,
                         const std::vector<std::pair<std::string, StartBuilder>>& named,
                         const Schedule& schedule, std::uint64_t seed);
 

@@ -13,7 +13,7 @@
 #include "tac3map/mapping/mapping.hpp"
 #include "tac3map/model/model.hpp"
 #include "tac3map/model/problem.hpp"
-#include "tac3map/network/routing.hpp"
+#include "tac3map/network/network.hpp"
 
 namespace tac3map {
 
@@ -26,7 +26,7 @@ struct LinkLoad {
 
 class LinkLoads {
  public:
-  LinkLoads(const Problem& problem, const Router& router, const Mapping& mapping);
+  LinkLoads(const Problem& problem, const Network& router, const Mapping& mapping);
 
   // The links communication c loads (network route, then its nodes' engine links), and the
   // loads of CCS t on each of its links.

@@ -19,7 +19,7 @@
 #include <string>
 
 #include "tac3map/network/machine.hpp"
-#include "tac3map/network/routing.hpp"
+#include "tac3map/network/network.hpp"
 
 namespace tac3map {
 
@@ -55,7 +55,7 @@ Model makeModel(const Machine& machine, int engines = 0, int ranksPerNode = 1,
 // link per node, then one ejection link per node (only when the model charges nodes).
 class ModelLinks {
  public:
-  ModelLinks(const Router& router, const Model& model)
+  ModelLinks(const Network& router, const Model& model)
       : router_(router),
         network_(router.linkIdLimit()),
         nodes_(router.nodeCount()),
@@ -91,7 +91,7 @@ class ModelLinks {
   }
 
  private:
-  const Router& router_;
+  const Network& router_;
   LinkId network_;
   int nodes_;
   bool nodeLinks_;

@@ -8,7 +8,7 @@
 
 #include "tac3map/mapping/mapping.hpp"
 #include "tac3map/model/problem.hpp"
-#include "tac3map/network/routing.hpp"
+#include "tac3map/network/network.hpp"
 
 namespace tac3map {
 
@@ -39,9 +39,9 @@ struct Scores {
 
 // The reference: routes every communication under the problem's model, counts link loads per
 // CCS in plain containers.
-ExactScores evaluateExact(const Problem& problem, const Router& router, const Mapping& mapping);
+ExactScores evaluateExact(const Problem& problem, const Network& router, const Mapping& mapping);
 Scores toScores(const ExactScores& exact, double linkBandwidth);
-Scores evaluate(const Problem& problem, const Router& router, const Mapping& mapping,
+Scores evaluate(const Problem& problem, const Network& router, const Mapping& mapping,
                 double linkBandwidth);
 
 // sum over CCSs of their bounds: no mapping has a lower tac3 (in ExactScores' unit).

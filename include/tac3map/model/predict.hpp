@@ -13,7 +13,7 @@
 #include "tac3map/model/collectives.hpp"
 #include "tac3map/model/objective.hpp"
 #include "tac3map/model/profile.hpp"
-#include "tac3map/network/routing.hpp"
+#include "tac3map/network/network.hpp"
 
 namespace tac3map {
 
@@ -43,7 +43,7 @@ struct PredictModel {
 // Largest over ranks of the rank's compute seconds plus its copies' modelled times.
 double localWorkSeconds(const Trace& trace, const TimeModel& copy);
 
-Prediction predict(const Problem& problem, const Router& router, const Mapping& mapping,
+Prediction predict(const Problem& problem, const Network& router, const Mapping& mapping,
                    const PredictModel& model, double localWork);
 
 // Whether a barrier between CCS t and t+1 pays: without it, t+1's messages may start while
@@ -55,7 +55,7 @@ struct BarrierAdvice {
   double penalty = 0, barrier = 0;
   bool pays = false;
 };
-std::vector<BarrierAdvice> barrierAdvice(const Problem& problem, const Router& router,
+std::vector<BarrierAdvice> barrierAdvice(const Problem& problem, const Network& router,
                                          const Mapping& mapping, const PredictModel& model,
                                          double barrierSeconds);
 
@@ -75,7 +75,7 @@ struct AlgorithmTime {
   double seconds = 0;
 };
 std::vector<AlgorithmTime> compareAlgorithms(const CollectiveCall& call, int ranks,
-                                             const Router& router, const Mapping& mapping,
+                                             const Network& router, const Mapping& mapping,
                                              const PredictModel& model);
 
 // Message sizes 8 B .. 16 MiB (powers of two): the best algorithm of each range of sizes
@@ -84,7 +84,7 @@ struct BestRange {
   std::uint64_t from = 0, to = 0;
   Algorithm algorithm;
 };
-std::vector<BestRange> bestBySize(CollectiveCall call, int ranks, const Router& router,
+std::vector<BestRange> bestBySize(CollectiveCall call, int ranks, const Network& router,
                                   const Mapping& mapping, const PredictModel& model);
 
 }  // namespace tac3map

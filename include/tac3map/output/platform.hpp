@@ -1,7 +1,7 @@
 // The job's box as a SimGrid platform (XML, SimGrid 4.1 DTD), so that an SMPI replay of the
 // program runs on the very network tac3map scores against: one host per box node, one link
 // per directed link of the box, and one explicit route per ordered pair of hosts taken from
-// tac3map's own Router (so SimGrid routes exactly as tac3map does). Each node's injection
+// tac3map's own Network (so SimGrid routes exactly as tac3map does). Each node's injection
 // engines are one shared injection and one shared ejection link at the ends of its routes.
 // This is how issue 11 checks that a lower score means a faster run (docs/validation.md).
 #pragma once
@@ -11,7 +11,7 @@
 
 #include "tac3map/mapping/mapping.hpp"
 #include "tac3map/network/machine.hpp"
-#include "tac3map/network/routing.hpp"
+#include "tac3map/network/network.hpp"
 
 namespace tac3map {
 
@@ -31,7 +31,7 @@ std::string platformHostName(const Box& box, int node);
 // The platform of the box. `machine.injectionEngines` and `injectionBandwidth` give the
 // engines (a caller overriding them sets them first). Throws InputError (naming the machine
 // file) when the box needs more than `maxRoutes` routes.
-std::string platformXml(const Machine& machine, const Box& box, const Router& router,
+std::string platformXml(const Machine& machine, const Box& box, const Network& router,
                         std::size_t maxRoutes = kMaxPlatformRoutes);
 
 // SMPI host file: line r is the host of rank r's node (a node holding several ranks appears

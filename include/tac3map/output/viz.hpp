@@ -11,12 +11,12 @@
 #include "tac3map/mapping/mapping.hpp"
 #include "tac3map/model/objective.hpp"
 #include "tac3map/network/machine.hpp"
-#include "tac3map/network/routing.hpp"
+#include "tac3map/network/network.hpp"
 
 namespace tac3map {
 
 // Messages of each CCS on each directed link: loads[t][link]; only links with load > 0.
-std::vector<std::map<LinkId, int>> linkLoads(const Problem& problem, const Router& router,
+std::vector<std::map<LinkId, int>> linkLoads(const Problem& problem, const Network& router,
                                              const Mapping& mapping);
 
 // Where node n is drawn: column and row of the node grid.
@@ -45,7 +45,7 @@ struct VizOptions {
   bool aggregateOnly = false;  // one panel per mapping (large boxes), not one per CCS
 };
 
-std::string renderSvg(const Machine& machine, const Box& box, const Router& router,
+std::string renderSvg(const Machine& machine, const Box& box, const Network& router,
                       const Problem& problem, const std::vector<VizMapping>& mappings,
                       const VizOptions& options);
 

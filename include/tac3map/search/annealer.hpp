@@ -9,12 +9,12 @@
 
 #include "tac3map/mapping/mapping.hpp"
 #include "tac3map/model/objective.hpp"
-#include "tac3map/network/routing.hpp"
+#include "tac3map/network/network.hpp"
 #include "tac3map/search/schedule.hpp"
 
 namespace tac3map {
 
-SearchResult anneal(const Problem& problem, const Router& router, ObjectiveKind objective,
+SearchResult anneal(const Problem& problem, const Network& router, ObjectiveKind objective,
                     const Mapping& initial, const Schedule& schedule, std::uint64_t seed,
                     Progress* progress = nullptr);
 
@@ -29,14 +29,14 @@ struct ChainsResult {
   double seconds = 0.0;              // wall-clock time of the whole run
 };
 
-ChainsResult annealChains(const Problem& problem, const Router& router, ObjectiveKind objective,
+ChainsResult annealChains(const Problem& problem, const Network& router, ObjectiveKind objective,
                           const Mapping& initial, const Schedule& schedule, std::uint64_t seed,
                           int chains, int threads, Progress* progress = nullptr);
 
 // The building blocks of annealChains, for running a share of the chains in each of several
 // processes: the chains with the given indices (chain i uses seed + i), results in that
 // order; and the winner among chains' best scores (lowest objective, then lowest index).
-std::vector<SearchResult> annealChainSubset(const Problem& problem, const Router& router,
+std::vector<SearchResult> annealChainSubset(const Problem& problem, const Network& router,
                                             ObjectiveKind objective, const Mapping& initial,
                                             const Schedule& schedule, std::uint64_t seed,
                                             const std::vector<int>& indices, int threads,

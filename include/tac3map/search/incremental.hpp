@@ -11,7 +11,7 @@
 
 #include "tac3map/mapping/mapping.hpp"
 #include "tac3map/model/objective.hpp"
-#include "tac3map/network/routing.hpp"
+#include "tac3map/network/network.hpp"
 #include "tac3map/search/tac3_step.hpp"
 
 namespace tac3map {
@@ -126,7 +126,7 @@ void Placement::forEachAffectedCcs(const Move& move, const int* ccsOf, std::vect
 template <class Engine>
 class IncrementalObjective {
  public:
-  IncrementalObjective(const Problem& problem, const Router& router, const Mapping& mapping)
+  IncrementalObjective(const Problem& problem, const Network& router, const Mapping& mapping)
       : problem_(problem), router_(router), placement_(problem, router.nodeCount(), mapping) {}
 
   const Placement& placement() const { return placement_; }
@@ -144,7 +144,7 @@ class IncrementalObjective {
   }
 
   const Problem& problem_;
-  const Router& router_;
+  const Network& router_;
   Placement placement_;
   Move move_;  // the proposed move
 };
@@ -223,7 +223,7 @@ class Tac3Totals {
 class TahbObjective : public IncrementalObjective<TahbObjective> {
  public:
   using Value = std::uint64_t;
-  TahbObjective(const Problem& problem, const Router& router, const Mapping& mapping);
+  TahbObjective(const Problem& problem, const Network& router, const Mapping& mapping);
 
   Value value() const { return total_; }
   std::uint64_t secondary() const { return 0; }
@@ -259,7 +259,7 @@ class TahbObjective : public IncrementalObjective<TahbObjective> {
 class RmattObjective : public IncrementalObjective<RmattObjective> {
  public:
   using Value = unsigned __int128;
-  RmattObjective(const Problem& problem, const Router& router, const Mapping& mapping);
+  RmattObjective(const Problem& problem, const Network& router, const Mapping& mapping);
 
   Value value() const { return static_cast<Value>(hopBytes_) * maxBytes_; }
   std::uint64_t secondary() const { return 0; }

@@ -30,8 +30,8 @@ std::uint32_t largestByte(const std::uint8_t* bytes, std::uint32_t count, std::u
 class CompactTac3Objective : public IncrementalObjective<CompactTac3Objective>, public Tac3Totals {
  public:
   // Whether this engine can evaluate `problem` on `router`'s box (else use Tac3Objective).
-  static bool fits(const Problem& problem, const Router& router);
-  CompactTac3Objective(const Problem& problem, const Router& router, const Mapping& mapping);
+  static bool fits(const Problem& problem, const Network& router);
+  CompactTac3Objective(const Problem& problem, const Network& router, const Mapping& mapping);
 
   template <class Limit>
   bool propose(int task, int node, Limit&& limit) {

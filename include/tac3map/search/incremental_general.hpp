@@ -42,7 +42,7 @@ class Tac3Objective : public IncrementalObjective<Tac3Objective>, public Tac3Tot
   // the rules allow, so that they are rebuilt often (tests use it to exercise the rebuild).
   enum class Storage { Auto, Sparse };
 
-  Tac3Objective(const Problem& problem, const Router& router, const Mapping& mapping,
+  Tac3Objective(const Problem& problem, const Network& router, const Mapping& mapping,
                 Storage storage = Storage::Auto);
 
   template <class Limit>

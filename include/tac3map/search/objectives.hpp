@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "tac3map/model/objective.hpp"
-#include "tac3map/network/routing.hpp"
+#include "tac3map/network/network.hpp"
 #include "tac3map/search/schedule.hpp"
 
 namespace tac3map {
@@ -29,7 +29,7 @@ struct ObjectiveSpec {
   bool pairsBreakTies;
   // Anneals from `initial` with this objective's engine (energy = value / reference), then
   // runs the objective's tie-break descent if schedule.breakTies and it has one.
-  SearchResult (*search)(const Problem&, const Router&, const Mapping& initial, const Schedule&,
+  SearchResult (*search)(const Problem&, const Network&, const Mapping& initial, const Schedule&,
                          std::uint64_t seed, double reference, Progress*);
 };
 

@@ -11,14 +11,14 @@
 
 #include "tac3map/mapping/mapping.hpp"
 #include "tac3map/model/objective.hpp"
-#include "tac3map/network/routing.hpp"
+#include "tac3map/network/network.hpp"
 #include "tac3map/search/schedule.hpp"
 
 namespace tac3map {
 
 struct RefineTask {
   const Problem& problem;
-  const Router& router;
+  const Network& router;
   ObjectiveKind objective;
   const Schedule& schedule;
   std::uint64_t seed;

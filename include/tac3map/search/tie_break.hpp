@@ -14,7 +14,7 @@
 
 #include "tac3map/mapping/mapping.hpp"
 #include "tac3map/model/objective.hpp"
-#include "tac3map/network/routing.hpp"
+#include "tac3map/network/network.hpp"
 #include "tac3map/search/schedule.hpp"
 
 namespace tac3map {
@@ -43,7 +43,7 @@ std::uint64_t tieBreakBudget(const Problem& problem, std::uint64_t searchTrials)
 
 // `schedule` gives the engine (Tac3Engine) and the allocation; its temperature
 // fields are not used. The result's tac3 is never above the start's.
-TieBreakResult breakTac3Ties(const Problem& problem, const Router& router, const Mapping& start,
+TieBreakResult breakTac3Ties(const Problem& problem, const Network& router, const Mapping& start,
                              const Schedule& schedule, std::uint64_t budget);
 
 }  // namespace tac3map

@@ -1,4 +1,4 @@
-#include "tac3map/network/routing.hpp"
+#include "tac3map/network/network.hpp"
 
 namespace tac3map {
 namespace {
@@ -14,7 +14,7 @@ int signedSteps(int c, int t, int size, bool wrap) {
 
 }  // namespace
 
-Router::Router(const Machine& machine, const Box& box, std::size_t cacheBudgetBytes)
+Network::Network(const Machine& machine, const Box& box, std::size_t cacheBudgetBytes)
     : axes_(box.axisCount()),
       nodes_(box.nodeCount),
       shape_(box.shape),
@@ -34,7 +34,7 @@ Router::Router(const Machine& machine, const Box& box, std::size_t cacheBudgetBy
   buildCache(cacheBudgetBytes);
 }
 
-void Router::buildCache(std::size_t budgetBytes) {
+void Network::buildCache(std::size_t budgetBytes) {
   const std::size_t pairs = static_cast<std::size_t>(nodes_) * nodes_;
   if ((pairs + 1) * sizeof(std::uint32_t) > budgetBytes) return;
   std::size_t links = 0;
@@ -55,13 +55,13 @@ void Router::buildCache(std::size_t budgetBytes) {
   routeStart_ = std::move(start);  // from here on forEachLink reads the cache
 }
 
-std::vector<LinkId> Router::route(int p, int q) const {
+std::vector<LinkId> Network::route(int p, int q) const {
   std::vector<LinkId> links;
   forEachLink(p, q, [&](LinkId link) { links.push_back(link); });
   return links;
 }
 
-int Router::linkTarget(LinkId link) const {
+int Network::linkTarget(LinkId link) const {
   const int source = linkSource(link), axis = linkAxis(link);
   const int c = coordinate(source, axis), size = shape_[axis];
   if (linkIsPlus(link))
@@ -69,13 +69,13 @@ int Router::linkTarget(LinkId link) const {
   return c == 0 ? source + (size - 1) * stride_[axis] : source - stride_[axis];
 }
 
-int Router::longestRoute() const {
+int Network::longestRoute() const {
   int longest = 0;
   for (int a = 0; a < axes_; ++a) longest += wrap_[a] ? shape_[a] / 2 : shape_[a] - 1;
   return longest;
 }
 
-int Router::neighbour(int node, int axis, bool plus) const {
+int Network::neighbour(int node, int axis, bool plus) const {
   const int c = coordinate(node, axis), size = shape_[axis];
   if (size == 1) return -1;
   if (plus ? c + 1 < size : c > 0) return node + (plus ? stride_[axis] : -stride_[axis]);

@@ -14,12 +14,12 @@ namespace tac3map {
 
 using LinkId = std::int32_t;
 
-class Router {
+class Network {
  public:
   // Routes are precomputed into one flat array when all of them fit in `cacheBudgetBytes`
   // (small boxes: the walk's branches cost more than the lookups); otherwise walked each time.
   static constexpr std::size_t kDefaultCacheBudget = std::size_t{64} << 20;
-  Router(const Machine& machine, const Box& box,
+  Network(const Machine& machine, const Box& box,
          std::size_t cacheBudgetBytes = kDefaultCacheBudget);
 
   bool routesCached() const { return !routeStart_.empty(); }
@@ -93,7 +93,7 @@ class Router {
 };
 
 template <class Visit>
-void Router::walk(int p, int q, Visit&& visit) const {
+void Network::walk(int p, int q, Visit&& visit) const {
   // Locals, so that the callback's integer stores cannot force these to be reloaded.
   const int axes = axes_;
   const int* coords = coords_.data();
@@ -125,7 +125,7 @@ void Router::walk(int p, int q, Visit&& visit) const {
   }
 }
 
-inline int Router::hops(int p, int q) const {
+inline int Network::hops(int p, int q) const {
   if (!routeStart_.empty()) {
     const std::size_t pair = static_cast<std::size_t>(p) * nodes_ + q;
     return static_cast<int>(routeStart_[pair + 1] - routeStart_[pair]);

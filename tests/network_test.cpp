@@ -1,4 +1,4 @@
-#include "tac3map/network/routing.hpp"
+#include "tac3map/network/network.hpp"
 
 #include <gtest/gtest.h>
 
@@ -22,7 +22,7 @@ std::vector<int> orderRank(const Machine& m) {
 
 // Checks one route against the definition: a path of existing links from p to q, axes in
 // routing order, each axis the shorter way round (ties +), length equal to hops().
-void checkRoute(const Machine& m, const Box& box, const Router& r, int p, int q) {
+void checkRoute(const Machine& m, const Box& box, const Network& r, int p, int q) {
   const std::vector<LinkId> route = r.route(p, q);
   ASSERT_EQ(static_cast<int>(route.size()), r.hops(p, q));
   const auto rank = orderRank(m);
@@ -56,8 +56,8 @@ void checkRoute(const Machine& m, const Box& box, const Router& r, int p, int q)
 
 void checkRandomRoutes(const Machine& m, const std::string& shape, int samples) {
   const Box box = makeBox(m, shape);
-  const Router cached(m, box);
-  const Router walked(m, box, 0);
+  const Network cached(m, box);
+  const Network walked(m, box, 0);
   ASSERT_FALSE(walked.routesCached());
   Rng rng(7);
   for (int i = 0; i < samples; ++i) {
@@ -80,14 +80,14 @@ TEST(Routing, RandomRoutesFollowTheDefinition) {
 
 TEST(Routing, CacheIsUsedForSmallBoxes) {
   const Machine m = fx10();
-  EXPECT_TRUE(Router(m, makeBox(m, "2x2x2x2x3x2")).routesCached());
-  EXPECT_FALSE(Router(m, makeBox(m, "2x2x2x2x3x2"), 1000).routesCached());
+  EXPECT_TRUE(Network(m, makeBox(m, "2x2x2x2x3x2")).routesCached());
+  EXPECT_FALSE(Network(m, makeBox(m, "2x2x2x2x3x2"), 1000).routesCached());
 }
 
 TEST(Routing, TiesGoThePlusWayAndOrderIsXYZACB) {
   const Machine m = fx10();
   const Box box = makeBox(m, "4x2x8x2x3x2");
-  const Router r(m, box);
+  const Network r(m, box);
   // X from 0 to 2 on a ring of 4: two hops either way, so +.
   const auto route = r.route(box.nodeAt({0, 0, 0, 0, 0, 0}), box.nodeAt({2, 0, 0, 0, 0, 0}));
   ASSERT_EQ(route.size(), 2u);
@@ -106,7 +106,7 @@ TEST(Routing, TiesGoThePlusWayAndOrderIsXYZACB) {
 TEST(Routing, SubBoxDoesNotUseWrapLinks) {
   const Machine m = fx10();
   const Box box = makeBox(m, "2x2x4x2x3x2");  // Z: 4 of 8, so a mesh inside the box
-  const Router r(m, box);
+  const Network r(m, box);
   EXPECT_EQ(r.hops(box.nodeAt({0, 0, 0, 0, 0, 0}), box.nodeAt({0, 0, 3, 0, 0, 0})), 3);
 }
 
