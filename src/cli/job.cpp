@@ -27,8 +27,16 @@ CcsSet ccsOf(const Trace& trace, const TraceInput& input, int engines, bool spli
 
 namespace {
 
-// Without --shape, a node table alone makes the job: the box is the whole machine.
+// Without --shape, a node table alone makes the job: the box is the whole machine. A graph
+// machine has no box: the job is all its compute nodes or those of --nodes.
 Box jobBox(const Machine& machine, const BoxInput& input) {
+  if (machine.isGraph()) {
+    if (!input.shape.empty() || !input.offset.empty())
+      throw InputError(machine.source +
+                       " is a graph machine: choose its nodes with --nodes FILE (node names), "
+                       "not --shape/--offset");
+    return makeBox(machine, machine.shapeText(), "");
+  }
   if (!input.shape.empty()) return makeBox(machine, input.shape, input.offset);
   if (input.nodes.empty())
     throw InputError("--shape is required (or --nodes, for a job on any set of nodes)");

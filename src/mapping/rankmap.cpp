@@ -83,7 +83,11 @@ std::vector<std::vector<int>> logicalCoordinates(const Machine& machine, const B
   return logical;
 }
 
-const std::string& hostOf(const NodeTable* table, int node, const char* format) {
+// A node's host name: the table's host=NAME, else on a graph machine the node's name.
+const std::string& hostOf(const Machine& machine, const NodeTable* table, int node,
+                          const char* format) {
+  if (machine.isGraph() && (!table || table->host[node].empty()))
+    return machine.graph->nodes[machine.graph->compute[node]].name;
   if (!table)
     throw InputError(std::string(format) + " needs host names: give a node table (--nodes)");
   if (table->host[node].empty())
@@ -265,7 +269,16 @@ NodeTable readNodeTable(const std::string& path, const Machine& machine, const B
     std::vector<int> logical;
     while (words >> word) {
       long long value = 0;
-      if (static_cast<int>(coordinates.size()) < machine.axisCount() && parseInt(word, value)) {
+      if (machine.isGraph() && coordinates.empty() && word.find('=') == std::string::npos) {
+        // A graph machine's node table names compute nodes.
+        const std::vector<int>& compute = machine.graph->compute;
+        const auto it =
+            std::find(compute.begin(), compute.end(), machine.graph->nodeId(word));
+        if (it == compute.end())
+          failAt(path, line.number, "'" + word + "' is not a compute node of " + machine.source);
+        coordinates.push_back(static_cast<int>(it - compute.begin()));
+      } else if (static_cast<int>(coordinates.size()) < machine.axisCount() &&
+                 parseInt(word, value)) {
         coordinates.push_back(static_cast<int>(value));
       } else if (word.rfind("host=", 0) == 0 && word.size() > 5) {
         host = word.substr(5);
@@ -347,7 +360,7 @@ std::string writeRankMap(MapFormat format, const Mapping& mapping, const Machine
       out << writtenWith(format, options, true);
       for (int task = 0; task < mapping.tasks(); ++task) {
         const auto [first, last] = slotCores(mapping.slotOf(task), options);
-        out << "rank " << task << "=" << hostOf(table, mapping.nodeOfTask[task], "openmpi-rankfile")
+        out << "rank " << task << "=" << hostOf(machine, table, mapping.nodeOfTask[task], "openmpi-rankfile")
             << " slot=" << first;
         if (last != first) out << "-" << last;
         out << "\n";
@@ -355,7 +368,7 @@ std::string writeRankMap(MapFormat format, const Mapping& mapping, const Machine
       return out.str();
     case MapFormat::SlurmHostfile:  // a node's host once per rank on it
       for (int task = 0; task < mapping.tasks(); ++task)
-        out << hostOf(table, mapping.nodeOfTask[task], "slurm-hostfile") << "\n";
+        out << hostOf(machine, table, mapping.nodeOfTask[task], "slurm-hostfile") << "\n";
       return out.str();
     case MapFormat::CrayRankOrder: {
       // MPICH puts the first K listed ranks on the first node, the next K on the second, ...:

@@ -140,6 +140,11 @@ void shortestRoutes(GraphNetwork& net) {
       net.routeArcs.insert(net.routeArcs.end(), path.rbegin(), path.rend());
       net.routeStart[static_cast<std::size_t>(i) * c + j + 1] = net.routeArcs.size();
     }
+    // Long paths between many compute nodes (a chain of 4096) would take gigabytes.
+    if (net.routeArcs.size() > kMaxGraphRouteArcs)
+      failIn(net.source, "links: the shortest routes hold more than " +
+                             std::to_string(kMaxGraphRouteArcs) +
+                             " links in all (too many compute nodes on too long paths)");
   }
 }
 

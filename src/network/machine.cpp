@@ -95,8 +95,62 @@ std::string Machine::shapeText() const {
   return joinNumbers(sizes, 'x');
 }
 
+namespace {
+
+// What a node injects and how fast ranks of one node talk (both kinds of machine file).
+void readNodeOptions(const json& doc, Machine& machine) {
+  const std::string& source = machine.source;
+  machine.injectionBandwidth = machine.linkBandwidth;
+  if (doc.contains("injection")) {
+    const json& injection = doc["injection"];
+    if (!injection.is_object())
+      failIn(source, "injection: expected an object {\"engines\": E, \"bandwidth\": B}");
+    const json& engines = jsonField(injection, "engines", "injection", source);
+    if (!engines.is_number_integer() || engines.get<long long>() < 1 ||
+        engines.get<long long>() > 64)
+      failIn(source, "injection.engines: expected an integer from 1 to 64");
+    machine.injectionEngines = engines.get<int>();
+    if (injection.contains("bandwidth"))
+      machine.injectionBandwidth =
+          positiveNumber(injection["bandwidth"], "injection.bandwidth", source);
+  }
+  if (doc.contains("intra_node_bandwidth"))
+    machine.intraNodeBandwidth =
+        positiveNumber(doc["intra_node_bandwidth"], "intra_node_bandwidth", source);
+}
+
+// A graph machine: one axis of compute nodes; bandwidth and latency the route links' worst.
+Machine graphMachine(const json& doc, const std::string& text, const std::string& source) {
+  Machine machine;
+  machine.source = source;
+  auto graph = std::make_shared<GraphNetwork>(parseGraphNetwork(text, source));
+  machine.name = graph->name;
+  machine.axes = {{"node", graph->computeCount(), false}};
+  machine.routingOrder = {0};
+  std::vector<bool> routed(graph->arcs.size(), false);
+  for (int arc : graph->routeArcs) routed[arc] = true;
+  for (std::size_t a = 0; a < graph->arcs.size(); ++a) {
+    if (!routed[a]) continue;
+    const GraphArc& arc = graph->arcs[a];
+    if (machine.linkBandwidth == 0 || arc.bandwidth < machine.linkBandwidth)
+      machine.linkBandwidth = arc.bandwidth;
+    machine.hopLatency = std::max(machine.hopLatency, arc.latency);
+  }
+  // One compute node and no routes: any positive figure (nothing ever crosses a link).
+  if (machine.linkBandwidth == 0) machine.linkBandwidth = graph->arcs.front().bandwidth;
+  machine.graph = std::move(graph);
+  readNodeOptions(doc, machine);
+  return machine;
+}
+
+}  // namespace
+
 Machine parseMachine(const std::string& text, const std::string& source) {
   const json doc = parseJson(text, source);
+  if (doc.is_object() && doc.contains("kind") && doc["kind"] != "torus") {
+    if (doc["kind"] != "graph") failIn(source, "kind: expected \"graph\" or \"torus\"");
+    return graphMachine(doc, text, source);
+  }
   Machine machine;
   machine.source = source;
   machine.name = doc.is_object() && doc.contains("name") && doc["name"].is_string()
@@ -145,23 +199,7 @@ Machine parseMachine(const std::string& text, const std::string& source) {
   if (!latency.is_number() || latency.get<double>() < 0)
     failIn(source, "hop_latency: expected a number >= 0");
   machine.hopLatency = latency.get<double>();
-  machine.injectionBandwidth = machine.linkBandwidth;
-  if (doc.contains("injection")) {
-    const json& injection = doc["injection"];
-    if (!injection.is_object())
-      failIn(source, "injection: expected an object {\"engines\": E, \"bandwidth\": B}");
-    const json& engines = jsonField(injection, "engines", "injection", source);
-    if (!engines.is_number_integer() || engines.get<long long>() < 1 ||
-        engines.get<long long>() > 64)
-      failIn(source, "injection.engines: expected an integer from 1 to 64");
-    machine.injectionEngines = engines.get<int>();
-    if (injection.contains("bandwidth"))
-      machine.injectionBandwidth =
-          positiveNumber(injection["bandwidth"], "injection.bandwidth", source);
-  }
-  if (doc.contains("intra_node_bandwidth"))
-    machine.intraNodeBandwidth =
-        positiveNumber(doc["intra_node_bandwidth"], "intra_node_bandwidth", source);
+  readNodeOptions(doc, machine);
   return machine;
 }
 

@@ -1,5 +1,8 @@
 #include "tac3map/network/network.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+
 namespace tac3map {
 namespace {
 
@@ -21,6 +24,14 @@ Network::Network(const Machine& machine, const Box& box, std::size_t cacheBudget
       stride_(box.stride),
       order_(machine.routingOrder),
       wrap_(box.wrap) {
+  if (machine.isGraph()) {
+    if (box.nodeCount != machine.graph->computeCount())
+      throw std::logic_error("a graph machine's box is all of its compute nodes");
+    buildFromGraph(machine);
+    return;
+  }
+  linkLimit_ = static_cast<LinkId>(nodes_) * 2 * axes_;
+  nearbySlots_ = 2 * axes_;
   for (int a = 0; a < axes_; ++a) {
     const int size = shape_[a];
     legStart_.push_back(static_cast<int>(legs_.size()));
@@ -55,6 +66,71 @@ void Network::buildCache(std::size_t budgetBytes) {
   routeStart_ = std::move(start);  // from here on forEachLink reads the cache
 }
 
+void Network::buildFromGraph(const Machine& machine) {
+  graph_ = machine.graph;
+  const GraphNetwork& g = *graph_;
+  axes_ = 0;
+  shape_.clear();
+  stride_.clear();
+  order_.clear();
+  wrap_.clear();
+  linkLimit_ = g.capacities;
+  arcOfCapacity_.assign(g.capacities, -1);
+  for (std::size_t a = g.arcs.size(); a-- > 0;)
+    arcOfCapacity_[g.arcs[a].capacity] = static_cast<LinkId>(a);
+  // The graph's route table with arcs turned into link ids (capacities: what contention
+  // counts). The reader caps the arcs at kMaxGraphRouteArcs, so 32-bit offsets hold them.
+  const std::size_t pairs = static_cast<std::size_t>(nodes_) * nodes_;
+  routeStart_.assign(pairs + 1, 0);
+  routeLinks_.reserve(g.routeArcs.size());
+  for (std::size_t pair = 0; pair < pairs; ++pair) {
+    const int i = static_cast<int>(pair / nodes_), j = static_cast<int>(pair % nodes_);
+    for (const int* arc = g.routeBegin(i, j); arc != g.routeEnd(i, j); ++arc)
+      routeLinks_.push_back(g.arcs[*arc].capacity);
+    routeStart_[pair + 1] = static_cast<std::uint32_t>(routeLinks_.size());
+    longest_ = std::max(longest_, static_cast<int>(routeStart_[pair + 1] - routeStart_[pair]));
+  }
+  // Nearby nodes: fewest hops, then the next ids cyclically (so ties spread over the machine
+  // rather than all pointing at node 0).
+  nearbySlots_ = std::min(kGraphNearby, nodes_ - 1);
+  nearby_.assign(static_cast<std::size_t>(nodes_) * std::max(0, nearbySlots_), -1);
+  std::vector<std::pair<int, int>> order;  // (hops, cyclic offset)
+  for (int node = 0; node < nodes_ && nearbySlots_ > 0; ++node) {
+    order.clear();
+    for (int offset = 1; offset < nodes_; ++offset)
+      order.push_back({hops(node, (node + offset) % nodes_), offset});
+    std::partial_sort(order.begin(), order.begin() + nearbySlots_, order.end());
+    for (int s = 0; s < nearbySlots_; ++s)
+      nearby_[static_cast<std::size_t>(node) * nearbySlots_ + s] =
+          (node + order[s].second) % nodes_;
+  }
+}
+
+std::pair<int, int> Network::linkEnds(LinkId link) const {
+  const GraphArc& arc = graph_->arcs[arcOfCapacity_[link]];
+  return {arc.from, arc.to};
+}
+
+std::string Network::linkName(LinkId link) const {
+  if (!graph_) {
+    std::string name = "node ";
+    name += std::to_string(linkSource(link));
+    name += " axis ";
+    name += std::to_string(linkAxis(link));
+    name += linkIsPlus(link) ? "+" : "-";
+    return name;
+  }
+  const auto [from, to] = linkEnds(link);
+  const int arc = arcOfCapacity_[link];
+  // Half duplex: the back arc shares this capacity.
+  const bool half = static_cast<std::size_t>(arc + 1) < graph_->arcs.size() && arc % 2 == 0 &&
+                    graph_->arcs[arc + 1].capacity == link;
+  std::string name = graph_->nodes[from].name;
+  name += half ? "<->" : "->";
+  name += graph_->nodes[to].name;
+  return name;
+}
+
 std::vector<LinkId> Network::route(int p, int q) const {
   std::vector<LinkId> links;
   forEachLink(p, q, [&](LinkId link) { links.push_back(link); });
@@ -70,6 +146,7 @@ int Network::linkTarget(LinkId link) const {
 }
 
 int Network::longestRoute() const {
+  if (graph_) return longest_;
   int longest = 0;
   for (int a = 0; a < axes_; ++a) longest += wrap_[a] ? shape_[a] / 2 : shape_[a] - 1;
   return longest;

@@ -44,7 +44,7 @@ inline std::uint64_t checkInterval(const Problem& problem) {
 }
 
 // Picks the node a task is tried on. Global: any other node of the box. Local: the node of
-// one of the task's communication partners or one of that node's neighbours, so that on a
+// one of the task's communication partners or a node near it (Network::nearby), so that on a
 // large box a trial is likely to matter (a random node is almost always far from every
 // partner). A local pick may be the task's own node; the caller skips such a trial.
 class MovePicker {
@@ -71,10 +71,10 @@ class MovePicker {
       const int c = first[rng.below(static_cast<std::uint64_t>(last - first))];
       const int partner = problem_.src[c] == task ? problem_.dst[c] : problem_.src[c];
       const int near = placement_.nodeOf(partner);
-      const int directions = 2 * router_.axisCount();
-      const int k = static_cast<int>(rng.below(directions + 1));
-      if (k == directions) return near;
-      const int next = router_.neighbour(near, k / 2, k % 2 == 0);
+      const int slots = router_.nearbySlots();
+      const int k = static_cast<int>(rng.below(slots + 1));
+      if (k == slots) return near;
+      const int next = router_.nearby(near, k);
       return next < 0 ? near : next;
     }
     if (!allocation_.isWholeBox())

@@ -43,10 +43,7 @@ class Candidates {
       const int partner = problem_.src[*c] == task ? problem_.dst[*c] : problem_.src[*c];
       const int near = placement_.nodeOf(partner);
       add(near);
-      for (int axis = 0; axis < router_.axisCount(); ++axis) {
-        add(router_.neighbour(near, axis, true));
-        add(router_.neighbour(near, axis, false));
-      }
+      for (int slot = 0; slot < router_.nearbySlots(); ++slot) add(router_.nearby(near, slot));
     }
     return nodes_;
   }

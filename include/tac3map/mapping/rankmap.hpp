@@ -28,7 +28,8 @@ const char* mapFormatName(MapFormat format);
 
 // The job's nodes in the launcher's order, each with its machine coordinates and, where known,
 // its host name and logical coordinates. Lines: '<machine coordinates...> [host=NAME]
-// [logical=X,Y,Z]'; '#' comments.
+// [logical=X,Y,Z]' ('<node name> [host=NAME]' on a graph machine, whose hosts default to the
+// node names); '#' comments.
 struct NodeTable {
   std::string source;
   std::vector<int> nodes;                 // box node ids, in table order

@@ -52,6 +52,8 @@ struct GraphNetwork {
 
 // At most this many compute nodes: the route table holds every ordered pair.
 inline constexpr int kMaxGraphComputeNodes = 4096;
+// At most this many arcs over all routes (512 MiB), so a small file cannot take gigabytes.
+inline constexpr std::size_t kMaxGraphRouteArcs = std::size_t{1} << 27;
 
 GraphNetwork parseGraphNetwork(const std::string& text, const std::string& source);
 GraphNetwork loadGraphNetwork(const std::string& path);

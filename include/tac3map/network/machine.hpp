@@ -1,9 +1,15 @@
-// The machine (a multi-dimensional mesh/torus read from topologies/*.json) and the job's box
-// on it. The box is what routing and mapping work on: node ids are box-relative, X fastest.
+// The machine read from topologies/*.json — a multi-dimensional mesh/torus, or a graph
+// (kind "graph": trees, fat-trees, dragonflies; graph_network.hpp) — and the job's box on it.
+// The box is what routing and mapping work on: node ids are box-relative, X fastest. A graph
+// machine is seen as one axis "node" of its compute nodes in file order; its routes, links and
+// neighbours come from the graph (network.hpp), never from that axis.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "tac3map/network/graph_network.hpp"
 
 namespace tac3map {
 
@@ -28,7 +34,12 @@ struct Machine {
   // Bytes/s of a message between two ranks of one node ("intra_node_bandwidth"; absent: 0,
   // which predict reads as "free").
   double intraNodeBandwidth = 0;
+  // Set for a machine file of kind "graph". Its linkBandwidth is the slowest bandwidth on any
+  // route between compute nodes and its hopLatency the largest latency on one (scores in
+  // seconds are then upper bounds where links differ; docs/graph-networks.md).
+  std::shared_ptr<const GraphNetwork> graph;
 
+  bool isGraph() const { return graph != nullptr; }
   int axisCount() const { return static_cast<int>(axes.size()); }
   std::string shapeText() const;
 };

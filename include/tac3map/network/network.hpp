@@ -1,11 +1,18 @@
-// Static dimension-order routing inside a box. Every directed link has an integer id
-// (node * 2 * axes + 2 * axis + direction, direction 0 = +, 1 = -); ids of links that do not
-// exist (mesh edges, axes of size 1) are never produced. Hot path: the link walk is a template
-// over a callback, on flat integer coordinates, with no allocation.
+// The network every layer sees: the job's nodes, directed links with integer ids, and the
+// route (a list of link ids) between any two nodes. Two builders: a mesh/torus box with static
+// dimension-order routing (link id = node * 2 * axes + 2 * axis + direction, direction 0 = +,
+// 1 = -; ids of links that do not exist are never produced), walked on flat integer
+// coordinates or read from a precomputed table; and a graph machine (graph_network.hpp), whose
+// routes are always a CSR table and whose link ids are the graph's capacities (a half-duplex
+// link is one id for both ways). Outside this class no layer does axis arithmetic: moves ask
+// for nearby(), link loads walk forEachLink(). Hot path: the link walk is a template over a
+// callback, with no allocation and no virtual call.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tac3map/network/machine.hpp"
@@ -25,6 +32,10 @@ class Network {
   bool routesCached() const { return !routeStart_.empty(); }
 
   int nodeCount() const { return nodes_; }
+  // A graph machine's network (no axes; box node i is compute node i of the file).
+  bool isGraph() const { return graph_ != nullptr; }
+  const GraphNetwork* graph() const { return graph_.get(); }
+  // Axes of a mesh/torus box; 0 on a graph.
   int axisCount() const { return axes_; }
   // The box routes run on: extents (node ids are X fastest), which axes close into rings, and
   // the order axes are routed in.
@@ -32,7 +43,7 @@ class Network {
   const std::vector<bool>& wraps() const { return wrap_; }
   const std::vector<int>& routingOrder() const { return order_; }
   // One past the largest link id: the size of a per-link array.
-  LinkId linkIdLimit() const { return static_cast<LinkId>(nodes_) * 2 * axes_; }
+  LinkId linkIdLimit() const { return linkLimit_; }
   int coordinate(int node, int axis) const { return coords_[node * axes_ + axis]; }
   // As the box's coordinatesOf and nodeAt (box-relative coordinates).
   std::vector<int> coordinatesOf(int node) const {
@@ -62,7 +73,23 @@ class Network {
   // The most hops any route of the box takes.
   int longestRoute() const;
 
-  // Where a link starts and which way it goes, e.g. for reports: "node 5 X+".
+  // Nodes near `node`, where a search tries a rank next to a partner: slot s of nearbySlots()
+  // is a node or -1. On a mesh/torus the one-hop neighbours (slot 2 * axis + 0 the + way,
+  // + 1 the - way); on a graph, where compute nodes are rarely adjacent, the kGraphNearby
+  // other nodes with the fewest hops from it (ties: the next ids after it, cyclically).
+  static constexpr int kGraphNearby = 8;
+  int nearbySlots() const { return nearbySlots_; }
+  int nearby(int node, int slot) const {
+    if (!nearby_.empty()) return nearby_[static_cast<std::size_t>(node) * nearbySlots_ + slot];
+    return neighbour(node, slot / 2, slot % 2 == 0);
+  }
+
+  // A graph link's two graph nodes (ids in GraphNetwork::nodes; for a half-duplex link the
+  // file's forward direction) and a name for reports: "sw0->n1", "sw0<->n1" (half duplex).
+  std::pair<int, int> linkEnds(LinkId link) const;
+  std::string linkName(LinkId link) const;
+
+  // Mesh/torus only: where a link starts and which way it goes, e.g. for reports: "node 5 X+".
   int linkSource(LinkId link) const { return link / (2 * axes_); }
   int linkAxis(LinkId link) const { return (link / 2) % axes_; }
   bool linkIsPlus(LinkId link) const { return link % 2 == 0; }
@@ -75,12 +102,19 @@ class Network {
   template <class Visit>
   [[gnu::always_inline]] inline void walk(int p, int q, Visit&& visit) const;
   void buildCache(std::size_t budgetBytes);
+  void buildFromGraph(const Machine& machine);
 
   // Signed number of steps along `axis` from coordinate c to t (negative: the - way).
   int leg(int axis, int c, int t) const { return legs_[legStart_[axis] + c * shape_[axis] + t]; }
 
   int axes_ = 0;
   int nodes_ = 0;
+  LinkId linkLimit_ = 0;
+  int nearbySlots_ = 0;
+  int longest_ = 0;  // a graph's longest route
+  std::shared_ptr<const GraphNetwork> graph_;
+  std::vector<int> nearby_;                // graph: node * nearbySlots_ + slot
+  std::vector<LinkId> arcOfCapacity_;      // graph: the first arc of each link id
   std::vector<int> shape_, stride_, order_;
   std::vector<bool> wrap_;
   std::vector<int> coords_;  // node * axes + axis
