@@ -846,6 +846,62 @@ namespace {
 
 // bcast end to end on the paper's nonuniform tree from root 1 (the second compute node): the
 // optimum beats MPICH's binomial tree, the schedule file says so, and bad input fails cleanly.
+// CG and a stencil mapped on a 2-level fat-tree and a small dragonfly, end to end: the search
+// never ends worse than its start, the report's scores are score's, rank files name the graph's
+// nodes, a node table picks nodes by name, and --shape is refused.
+TEST_F(Cli, MapsOnGraphMachinesEndToEnd) {
+  ASSERT_EQ(run("topology fat-tree --k 8 --levels 2 -o " + out("ft.json")).exitCode, 0);
+  ASSERT_EQ(
+      run("topology dragonfly --groups 5 --routers 4 --hosts 4 -o " + out("df.json")).exitCode, 0);
+  ASSERT_EQ(run("gen stencil --dims 4x4x4 --points 7 --periodic -o " + out("st.trace")).exitCode,
+            0);
+  for (const std::string& machine : {out("ft.json"), out("df.json")})
+    for (const std::string& trace : {std::string("examples/cg64-isend.trace"), out("st.trace")}) {
+      SCOPED_TRACE(machine + " " + trace);
+      const std::string job = "--machine " + machine + " --trace " + trace;
+      const Outcome map =
+          run("map " + job + " --trials 300 -o " + out("m.map") + " --report " + out("r.json"));
+      ASSERT_EQ(map.exitCode, 0) << map.err;
+      const auto report = nlohmann::json::parse(slurp(out("r.json")));
+      EXPECT_LE(report["scores"]["tac3"].get<double>(),
+                report["initial_scores"]["tac3"].get<double>());
+      const Outcome score = run("score " + job + " --format json " + out("m.map"));
+      ASSERT_EQ(score.exitCode, 0) << score.err;
+      const auto scored = nlohmann::json::parse(score.out);
+      EXPECT_DOUBLE_EQ(scored[0]["scores"]["tac3"].get<double>(),
+                       report["scores"]["tac3"].get<double>());
+    }
+  // Rank files name the nodes; a node table picks nodes by name.
+  const std::string job = "--machine " + out("ft.json") + " --trace examples/cg32-isend.trace";
+  const std::string table = file("nodes.txt", [] {
+    std::string text = "# the second half of the fat-tree\n";
+    for (int i = 32; i < 64; ++i) {
+      text += "c";
+      text += std::to_string(i);
+      text += "\n";
+    }
+    return text;
+  }());
+  const Outcome picked = run("map " + job + " --nodes " + table +
+                             " --trials 100 --map-format openmpi-rankfile -o " + out("rf.txt"));
+  ASSERT_EQ(picked.exitCode, 0) << picked.err;
+  const std::string rankfile = slurp(out("rf.txt"));
+  EXPECT_NE(rankfile.find("rank 0=c"), std::string::npos) << rankfile;
+  for (int i = 0; i < 32; ++i) {
+    std::string host = "=c";
+    host += std::to_string(i);
+    host += " ";
+    EXPECT_EQ(rankfile.find(host), std::string::npos) << "node c" << i << " is not in the table";
+  }
+  const Outcome shaped = run("map " + job + " --shape 32 -o " + out("x.map"));
+  EXPECT_EQ(shaped.exitCode, 1);
+  EXPECT_NE(shaped.err.find("graph machine"), std::string::npos) << shaped.err;
+  const Outcome unknown =
+      run("map " + job + " --nodes " + file("bad.txt", "c1\nsw9\n") + " -o " + out("x.map"));
+  EXPECT_EQ(unknown.exitCode, 1);
+  EXPECT_NE(unknown.err.find("bad.txt:2"), std::string::npos) << unknown.err;
+}
+
 TEST_F(Cli, BcastOnATreeEndToEnd) {
   const std::string tree = "--machine topologies/trees/nonuniform-2x2x1+1.json --root c1";
   const Outcome optimal = run("bcast " + tree + " -o " + out("optimal.json"));

@@ -7,6 +7,7 @@
 #include <map>
 #include <type_traits>
 
+#include "tac3map/gen/topologies.hpp"
 #include "tac3map/search/incremental_compact.hpp"
 #include "tac3map/search/incremental_general.hpp"
 #include "tac3map/search/objectives.hpp"
@@ -128,7 +129,10 @@ std::vector<Case> cases() {
           {fx10, "1x2x4x2x3x2", 96},
           {fx10, "4x2x8x2x3x2", 300},
           {testing::simpleMachine({4, 4, 4}, {true, true, true}), "4x4x4", 50},
-          {testing::simpleMachine({5, 3}, {false, false}), "5x3", 15}};
+          {testing::simpleMachine({5, 3}, {false, false}), "5x3", 15},
+          // Graph machines (routes from a table, link ids = capacities).
+          {parseMachine(fatTreeMachine(4, 2, {}), "fat-tree.json"), "16", 14},
+          {parseMachine(dragonflyMachine(4, 3, 2, {}, {}), "dragonfly.json"), "24", 24}};
 }
 
 TEST(Incremental, Tac3EqualsReferenceAfterEveryMove) {

@@ -123,8 +123,10 @@ std::string fatTreeMachine(int k, int levels, const LinkSpec& spec) {
     for (int w = 0; w < perLevel; ++w)
       for (int j = 0; j < k; ++j)
         edges.push_back(link(switchName(l, w), switchName(l + 1, withDigit(w, l, j)), spec));
-  // d-mod-k: up to the level of the highest digit where source and destination differ,
-  // setting the switch's digit l to the destination's digit l + 1 at each step up; then down.
+  // d-mod-k: up to the level of the highest digit where source and destination differ, taking
+  // at level l the up-port given by the destination's digit l (floor(d / k^l) mod k); then
+  // down, where each switch is forced (its digit l becomes the destination's digit l + 1).
+  // So every down link from the top serves one destination only.
   json routes = json::array();
   for (int s = 0; s < computeNodes; ++s)
     for (int d = 0; d < computeNodes; ++d) {
@@ -134,7 +136,7 @@ std::string fatTreeMachine(int k, int levels, const LinkSpec& spec) {
         if ((s / power[i]) % k != (d / power[i]) % k) top = i;
       std::vector<std::string> path{named("c", s)};
       std::vector<int> up{s / k};
-      for (int l = 0; l < top; ++l) up.push_back(withDigit(up.back(), l, (d / power[l + 1]) % k));
+      for (int l = 0; l < top; ++l) up.push_back(withDigit(up.back(), l, (d / power[l]) % k));
       for (int l = 0; l <= top; ++l) path.push_back(switchName(l, up[l]));
       int w = up[top];
       for (int l = top - 1; l >= 0; --l) {

@@ -101,6 +101,18 @@ void readLinks(const json& doc, GraphNetwork& net) {
   }
 }
 
+// Breadth-first search from `from`, taking each node's arcs in file order; the first arc
+// that reaches a node is its parent, so routes are deterministic.
+struct Recorder : boost::default_bfs_visitor {
+  std::vector<Edge>* parent;
+  std::vector<int>* depth;
+  void tree_edge(Edge e, const Graph& graph) const {
+    const auto to = boost::target(e, graph);
+    (*parent)[to] = e;
+    (*depth)[to] = (*depth)[boost::source(e, graph)] + 1;
+  }
+};
+
 void shortestRoutes(GraphNetwork& net) {
   const int n = static_cast<int>(net.nodes.size()), c = net.computeCount();
   Graph g(static_cast<std::size_t>(n));
@@ -108,43 +120,47 @@ void shortestRoutes(GraphNetwork& net) {
     boost::add_edge(static_cast<std::size_t>(net.arcs[i].from),
                     static_cast<std::size_t>(net.arcs[i].to), static_cast<int>(i), g);
   const auto arcOf = boost::get(boost::edge_index, g);
-  net.routeStart.assign(static_cast<std::size_t>(c) * c + 1, 0);
   std::vector<Edge> parent(static_cast<std::size_t>(n));
-  std::vector<bool> reached(static_cast<std::size_t>(n));
-  std::vector<int> path;
-  for (int i = 0; i < c; ++i) {
-    const int from = net.compute[i];
-    std::fill(reached.begin(), reached.end(), false);
-    reached[from] = true;
-    // The first arc that reaches a node is its parent: with links in file order, the route is
-    // deterministic.
-    struct Recorder : boost::default_bfs_visitor {
-      std::vector<Edge>* parent;
-      std::vector<bool>* reached;
-      void tree_edge(Edge e, const Graph& graph) const {
-        (*parent)[boost::target(e, graph)] = e;
-        (*reached)[boost::target(e, graph)] = true;
-      }
-    } recorder;
-    recorder.parent = &parent;
-    recorder.reached = &reached;
+  std::vector<int> depth(static_cast<std::size_t>(n));
+  Recorder recorder;
+  recorder.parent = &parent;
+  recorder.depth = &depth;
+  const auto search = [&](int from) {
+    std::fill(depth.begin(), depth.end(), -1);
+    depth[from] = 0;
     boost::breadth_first_search(g, static_cast<std::size_t>(from), boost::visitor(recorder));
+  };
+  // First the size of the table, from the depths alone: long paths between many compute nodes
+  // (a chain of 4096) are refused before anything large is allocated.
+  std::size_t total = 0;
+  for (int i = 0; i < c; ++i) {
+    search(net.compute[i]);
     for (int j = 0; j < c; ++j) {
       const int to = net.compute[j];
-      if (!reached[to])
-        failIn(net.source, "links: no path from '" + net.nodes[from].name + "' to '" +
+      if (depth[to] < 0)
+        failIn(net.source, "links: no path from '" + net.nodes[net.compute[i]].name + "' to '" +
                                net.nodes[to].name + "'");
-      path.clear();
-      for (int v = to; v != from; v = static_cast<int>(boost::source(parent[v], g)))
-        path.push_back(arcOf[parent[v]]);
-      net.routeArcs.insert(net.routeArcs.end(), path.rbegin(), path.rend());
-      net.routeStart[static_cast<std::size_t>(i) * c + j + 1] = net.routeArcs.size();
+      total += static_cast<std::size_t>(depth[to]);
     }
-    // Long paths between many compute nodes (a chain of 4096) would take gigabytes.
-    if (net.routeArcs.size() > kMaxGraphRouteArcs)
-      failIn(net.source, "links: the shortest routes hold more than " +
+    if (total > kMaxGraphRouteArcs)
+      failIn(net.source, "links: the shortest routes would hold more than " +
                              std::to_string(kMaxGraphRouteArcs) +
                              " links in all (too many compute nodes on too long paths)");
+  }
+  net.routeStart.assign(static_cast<std::size_t>(c) * c + 1, 0);
+  net.routeArcs.resize(total);
+  std::size_t end = 0;
+  for (int i = 0; i < c; ++i) {
+    const int from = net.compute[i];
+    search(from);
+    for (int j = 0; j < c; ++j) {
+      const int to = net.compute[j];
+      end += static_cast<std::size_t>(depth[to]);
+      std::size_t k = end;  // the path is written backwards from its last arc
+      for (int v = to; v != from; v = static_cast<int>(boost::source(parent[v], g)))
+        net.routeArcs[--k] = arcOf[parent[v]];
+      net.routeStart[static_cast<std::size_t>(i) * c + j + 1] = end;
+    }
   }
 }
 
