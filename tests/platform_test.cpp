@@ -69,7 +69,7 @@ ParsedPlatform parse(const std::string& xml) {
 
 // The name the platform should give a network link: its source host, axis and direction.
 std::string expectedLinkName(const Machine& m, const Box& box, const Network& r, LinkId link) {
-  return platformHostName(box, r.linkSource(link)) + ":" + m.axes[r.linkAxis(link)].name +
+  return platformHostName(m, box, r.linkSource(link)) + ":" + m.axes[r.linkAxis(link)].name +
          (r.linkIsPlus(link) ? "+" : "-");
 }
 
@@ -81,7 +81,7 @@ void checkPlatform(const Machine& m, const std::string& shape, int samples) {
   ASSERT_EQ(static_cast<int>(p.hosts.size()), n);
   std::set<std::string> distinct(p.hosts.begin(), p.hosts.end());
   EXPECT_EQ(static_cast<int>(distinct.size()), n) << "host names must be distinct";
-  for (int node = 0; node < n; ++node) EXPECT_TRUE(distinct.count(platformHostName(box, node)));
+  for (int node = 0; node < n; ++node) EXPECT_TRUE(distinct.count(platformHostName(m, box, node)));
   ASSERT_EQ(p.routes.size(), static_cast<std::size_t>(n) * n);
 
   // Every directed link of the box, and only those, is a network link.
@@ -106,7 +106,7 @@ void checkPlatform(const Machine& m, const std::string& shape, int samples) {
   Rng rng(7);
   for (int s = 0; s < samples; ++s) {
     const int a = static_cast<int>(rng.below(n)), b = static_cast<int>(rng.below(n));
-    const std::string src = platformHostName(box, a), dst = platformHostName(box, b);
+    const std::string src = platformHostName(m, box, a), dst = platformHostName(m, box, b);
     const auto it = p.routes.find({src, dst});
     ASSERT_NE(it, p.routes.end()) << src << " -> " << dst;
     std::vector<std::string> expected;
@@ -123,6 +123,63 @@ void checkPlatform(const Machine& m, const std::string& shape, int samples) {
   }
   for (const auto& [pair, ids] : p.routes)
     for (const std::string& id : ids) ASSERT_TRUE(p.links.count(id)) << "undeclared link " << id;
+}
+
+// A graph machine: hosts are the compute nodes' names, one link per capacity with its own
+// bandwidth and latency (a half-duplex link once), and every route is tac3map's, read here
+// from the graph's arcs by node names.
+TEST(Platform, GraphMachinesKeepTheirNamesLinksAndRoutes) {
+  const std::string text = R"({"name": "g", "kind": "graph",
+    "nodes": [{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "sw", "compute": false},
+              {"name": "top", "compute": false}],
+    "links": [{"between": ["a", "sw"], "bandwidth": 1e9, "latency": 1e-6},
+              {"between": ["b", "sw"], "bandwidth": 2e9, "latency": 2e-6, "bandwidth_back": 3e9},
+              {"between": ["sw", "top"], "bandwidth": 5e8, "latency": 4e-6, "duplex": "half"},
+              {"between": ["c", "top"], "bandwidth": 1e9, "latency": 1e-6}]})";
+  const Machine m = parseMachine(text, "g.json");
+  const Box box = makeBox(m, m.shapeText());
+  const Network router(m, box);
+  const ParsedPlatform p = parse(platformXml(m, box, router));
+  EXPECT_EQ(p.hosts, (std::vector<std::string>{"a", "b", "c"}));
+  // 8 arcs, the half-duplex link's two as one: 7 network links, and 3 per host.
+  EXPECT_EQ(p.links.size(), 7u + 3u * 3u);
+  const auto linkOf = [&](const std::string& from, const std::string& to) {
+    const int u = m.graph->nodeId(from), v = m.graph->nodeId(to);
+    for (LinkId link = 0; link < router.linkIdLimit(); ++link) {
+      const auto [x, y] = router.linkEnds(link);
+      if ((x == u && y == v) ||
+          (router.linkName(link).find("<->") != std::string::npos && x == v && y == u))
+        return link;
+    }
+    return LinkId{-1};
+  };
+  const auto declared = [&](const std::string& from, const std::string& to) {
+    const LinkId link = linkOf(from, to);
+    EXPECT_GE(link, 0) << from << " " << to;
+    std::string id = router.linkName(link);
+    for (char& ch : id)
+      if (ch == '<' || ch == '>') ch = '_';
+    const auto it = p.links.find(id);
+    EXPECT_NE(it, p.links.end()) << id;
+    return it == p.links.end() ? ParsedLink{} : it->second;
+  };
+  EXPECT_DOUBLE_EQ(declared("b", "sw").bandwidth, 2e9);
+  EXPECT_DOUBLE_EQ(declared("sw", "b").bandwidth, 3e9);
+  EXPECT_DOUBLE_EQ(declared("sw", "b").latency, 2e-6);
+  EXPECT_DOUBLE_EQ(declared("top", "sw").bandwidth, 5e8);  // half duplex: one link both ways
+  EXPECT_DOUBLE_EQ(declared("top", "sw").latency, 4e-6);
+  // a -> c: a:inj, a->sw, sw<->top, top->c, c:ej.
+  const std::vector<std::string> route = p.routes.at({"a", "c"});
+  ASSERT_EQ(route.size(), 5u);
+  EXPECT_EQ(route.front(), "a:inj");
+  EXPECT_EQ(route.back(), "c:ej");
+  EXPECT_EQ(route[1], "a-_sw");
+  EXPECT_EQ(route[2], "sw_-_top");
+  EXPECT_EQ(route[3], "top-_c");
+  EXPECT_EQ(p.routes.at({"c", "a"})[2], "sw_-_top");  // the same link the other way
+  for (const auto& [pair, ids] : p.routes)
+    for (const std::string& id : ids) ASSERT_TRUE(p.links.count(id)) << "undeclared link " << id;
+  EXPECT_EQ(smpiHostfile(m, box, Mapping{{2, 0, 1}}), "c\na\nb\n");
 }
 
 TEST(Platform, RoutesAreTac3mapRoutesOnFx10Boxes) {
@@ -145,7 +202,7 @@ TEST(Platform, EnginesShareOneInjectionAndOneEjectionLinkPerNode) {
   const Box box = makeBox(m, "2x2x2x2x3x2");
   const ParsedPlatform p = parse(platformXml(m, box, Network(m, box)));
   for (int node = 0; node < box.nodeCount; ++node) {
-    const std::string host = platformHostName(box, node);
+    const std::string host = platformHostName(m, box, node);
     for (const char* end : {":inj", ":ej"}) {
       const ParsedLink& link = p.links.at(host + end);
       EXPECT_DOUBLE_EQ(link.bandwidth, 4 * m.injectionBandwidth);
@@ -163,8 +220,8 @@ TEST(Platform, EnginesShareOneInjectionAndOneEjectionLinkPerNode) {
   m.intraNodeBandwidth = 0;
   const ParsedPlatform q = parse(platformXml(m, box, Network(m, box)));
   EXPECT_EQ(q.links.count("engine-cap"), 0u);
-  EXPECT_DOUBLE_EQ(q.links.at(platformHostName(box, 5) + ":inj").bandwidth, 4 * m.linkBandwidth);
-  EXPECT_DOUBLE_EQ(q.links.at(platformHostName(box, 5) + ":loop").bandwidth,
+  EXPECT_DOUBLE_EQ(q.links.at(platformHostName(m, box, 5) + ":inj").bandwidth, 4 * m.linkBandwidth);
+  EXPECT_DOUBLE_EQ(q.links.at(platformHostName(m, box, 5) + ":loop").bandwidth,
                    kFreeIntraNodeBandwidth);
   EXPECT_NE(q.text.find("no intra_node_bandwidth"), std::string::npos);
 }
@@ -173,7 +230,7 @@ TEST(Platform, HostNamesAreBoxCoordinates) {
   const Machine m = fx10();
   const Box box = makeBox(m, "2x2x2x2x3x2");
   const std::vector<int> c = {1, 0, 1, 0, 2, 1};
-  EXPECT_EQ(platformHostName(box, box.nodeAt(c)), "n1-0-1-0-2-1");
+  EXPECT_EQ(platformHostName(m, box, box.nodeAt(c)), "n1-0-1-0-2-1");
 }
 
 TEST(Platform, RefusesBoxesWithTooManyRoutes) {
@@ -197,19 +254,19 @@ TEST(Platform, HostfileLinePerRankOnItsNode) {
   for (int slots : {1, 2, 4}) {
     const int tasks = 64;
     const Mapping mapping = randomMapping(tasks, box, 11, slots);
-    std::istringstream lines(smpiHostfile(box, mapping));
+    std::istringstream lines(smpiHostfile(m, box, mapping));
     std::vector<std::string> hosts;
     for (std::string line; std::getline(lines, line);) hosts.push_back(line);
     ASSERT_EQ(static_cast<int>(hosts.size()), tasks);
     std::map<std::string, int> perHost;
     for (int r = 0; r < tasks; ++r) {
-      EXPECT_EQ(hosts[r], platformHostName(box, mapping.nodeOfTask[r]));
+      EXPECT_EQ(hosts[r], platformHostName(m, box, mapping.nodeOfTask[r]));
       ++perHost[hosts[r]];
     }
     for (const auto& [host, count] : perHost) EXPECT_LE(count, slots) << host;
   }
   // Block placement with two slots: ranks 2k and 2k+1 share a host.
-  const std::string text = smpiHostfile(box, identityMapping(8, box, 2));
+  const std::string text = smpiHostfile(m, box, identityMapping(8, box, 2));
   std::istringstream lines(text);
   std::vector<std::string> hosts;
   for (std::string line; std::getline(lines, line);) hosts.push_back(line);

@@ -15,7 +15,9 @@
 #   RANKS_PER_NODE  ranks per node, a list (default: 1); K > 1 passes --ranks-per-node K
 #   SEED            seed of the tahb and tac3 searches (default 1)
 #   TAC3MAP         the tac3map binary (default: build/tac3map)
-#   MACHINE         machine file (default: topologies/fx10.json)
+#   MACHINE         machine file (default: topologies/fx10.json); the fat-tree-* and dragonfly-*
+#                   cases use their own graph machine (`tac3map topology`: a 2-level 8-ary fat-tree,
+#                   a dragonfly of 4 groups x 4 routers x 4 hosts; 64 nodes each)
 #   PROFILE         ping-pong profile for the predicted column (default:
 #                   topologies/fx10-profile.json; empty: no prediction)
 #   SMPIRUN, PYTHON the smpirun and python3 to use
@@ -35,7 +37,8 @@ PYTHON=${PYTHON:-python3}
 SEED=${SEED:-1}
 ENGINES=${ENGINES:-default}
 RANKS_PER_NODE=${RANKS_PER_NODE:-1}
-ALL_CASES="stencil-2x2x2x2x3x2 stencil-1x2x4x2x3x2 stencil-4x2x1x2x3x2 cg64 cg64-barrier cg32 cg32-barrier"
+ALL_CASES="stencil-2x2x2x2x3x2 stencil-1x2x4x2x3x2 stencil-4x2x1x2x3x2 cg64 cg64-barrier cg32 cg32-barrier
+           fat-tree-cg64 fat-tree-stencil dragonfly-cg64 dragonfly-stencil"
 CASES=${CASES:-$ALL_CASES}
 OUT=${1:-$(mktemp -d /tmp/tac3map-validate.XXXXXX)}
 
@@ -49,9 +52,22 @@ OUT=$(cd "$OUT" && pwd)   # smpirun runs in the case folder
 CSV=$OUT/validation.csv
 echo "case,shape,engines,ranks_per_node,mapping,tac3_seconds,tac3_lower_bound,tahb,max_link_messages,predicted_seconds,simulated_seconds" > "$CSV"
 
-# Writes the case's trace to $1 and prints its box.
+# Writes the case's trace to $1 and prints its box ("graph": the case's own graph machine,
+# written to $1's folder as machine.json, all of its compute nodes).
 make_case() {  # case trace-file
+  local folder
+  folder=$(dirname "$2")
   case "$1" in
+    fat-tree-* | dragonfly-*)
+      case "$1" in
+        fat-tree-*) "$TAC3MAP" topology fat-tree --k 8 --levels 2 -o "$folder/machine.json" >/dev/null ;;
+        *) "$TAC3MAP" topology dragonfly --groups 4 --routers 4 --hosts 4 -o "$folder/machine.json" >/dev/null ;;
+      esac
+      case "$1" in
+        *-cg64) cg_trace 64 0 "$2" ;;
+        *) "$TAC3MAP" gen stencil --dims 4x4x4 --points 7 --periodic --bytes 262144 --variant isend -o "$2" ;;
+      esac
+      echo graph ;;
     stencil-*)
       "$TAC3MAP" gen stencil --dims 4x4x4 --points 7 --periodic --bytes 262144 --variant isend -o "$2"
       echo "${1#stencil-}" ;;
@@ -74,20 +90,22 @@ for name in $CASES; do
       [ "$engines" != default ] && flags+=(--engines "$engines")
       [ "$k" != 1 ] && flags+=(--ranks-per-node "$k")
       box=(--machine "$MACHINE" --shape "$shape")
+      [ "$shape" = graph ] && box=(--machine "$base/machine.json")
       dir=$base/e$engines-k$k
       mkdir -p "$dir"
       if ! err=$("$TAC3MAP" score "${box[@]}" --trace "$base/trace.trace" "${flags[@]}" identity 2>&1 >/dev/null); then
         echo "skipped: $name engines=$engines ranks-per-node=$k: tac3map score says: ${err%%$'\n'*}" >&2
         continue
       fi
-      if [ "$k" = 1 ]; then names=(identity tofu-default random:1); else names=(identity round-robin random:1); fi
+      if [ "$shape" = graph ]; then names=(identity random:1 random:2)  # no tofu-default on a graph
+      elif [ "$k" = 1 ]; then names=(identity tofu-default random:1); else names=(identity round-robin random:1); fi
       for objective in tahb tac3; do
         "$TAC3MAP" map "${box[@]}" --trace "$base/trace.trace" "${flags[@]}" --objective "$objective" \
           --seed "$SEED" --quiet -o "$dir/$objective.map" >/dev/null
       done
       mappings=("${names[@]}" "$dir/tahb.map" "$dir/tac3.map")
       profile=()
-      [ -n "$PROFILE" ] && profile=(--profile "$PROFILE")
+      [ -n "$PROFILE" ] && [ "$shape" != graph ] && profile=(--profile "$PROFILE")
       if ! "$TAC3MAP" score "${box[@]}" --trace "$base/trace.trace" "${flags[@]}" --format csv \
           "${profile[@]}" "${mappings[@]}" > "$dir/scores.csv" 2>/dev/null; then
         "$TAC3MAP" score "${box[@]}" --trace "$base/trace.trace" "${flags[@]}" --format csv \

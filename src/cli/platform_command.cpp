@@ -23,7 +23,9 @@ CLI::App* addPlatformCommand(CLI::App& app, PlatformOptions& o) {
       "smpirun -platform fx10.xml -hostfile cg64.hosts -np 64 -replay cg64.ti "
       "(docs/validation.md)");
   cmd->add_option("--machine,-m", o.machine, "machine description (topologies/*.json)")->required();
-  cmd->add_option("--shape,-s", o.shape, "the job's box, e.g. 2x2x2x2x3x2")->required();
+  cmd->add_option("--shape,-s", o.shape,
+                  "the job's box, e.g. 2x2x2x2x3x2 (required on a mesh/torus; a graph machine's "
+                  "platform has all its compute nodes)");
   cmd->add_option("--offset", o.offset, "the box's origin on the machine, e.g. 0,0,0,0,0,0");
   cmd->add_option("--ranks-per-node", o.ranksPerNode, "ranks per node (slots) for the host file")
       ->check(CLI::Range(1, 1024))
@@ -52,7 +54,12 @@ CLI::App* addPlatformCommand(CLI::App& app, PlatformOptions& o) {
 int runPlatform(const PlatformOptions& o) {
   Machine machine = loadMachine(o.machine);
   if (o.engines > 0) machine.injectionEngines = o.engines;
-  const Box box = makeBox(machine, o.shape, o.offset);
+  if (machine.isGraph() && (!o.shape.empty() || !o.offset.empty()))
+    throw InputError(o.machine +
+                     " is a graph machine: its platform has every compute node "
+                     "(no --shape/--offset)");
+  if (!machine.isGraph() && o.shape.empty()) throw InputError("--shape is required");
+  const Box box = makeBox(machine, machine.isGraph() ? machine.shapeText() : o.shape, o.offset);
   if (o.hostfile.empty() && !o.trace.empty())
     throw InputError("--trace " + o.trace + " is only used for --hostfile, which is missing");
   if (o.hostfile.empty() && o.ranks > 0)
@@ -86,7 +93,7 @@ int runPlatform(const PlatformOptions& o) {
       failIn(o.mapping, "places " + std::to_string(mapping.tasks()) + " ranks; " + source +
                             " says " + std::to_string(ranks));
     checkMapping(mapping, box, o.mapping, o.ranksPerNode);
-    outputs.emplace_back(o.hostfile, smpiHostfile(box, mapping));
+    outputs.emplace_back(o.hostfile, smpiHostfile(machine, box, mapping));
   }
   for (StagedFile& file : outputs) file.commit();
   const std::size_t nodes = static_cast<std::size_t>(box.nodeCount);

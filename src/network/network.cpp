@@ -107,7 +107,7 @@ void Network::buildFromGraph(const Machine& machine) {
 }
 
 std::pair<int, int> Network::linkEnds(LinkId link) const {
-  const GraphArc& arc = graph_->arcs[arcOfCapacity_[link]];
+  const GraphArc& arc = linkArc(link);
   return {arc.from, arc.to};
 }
 

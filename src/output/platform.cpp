@@ -47,7 +47,8 @@ struct Writer {
 
 }  // namespace
 
-std::string platformHostName(const Box& box, int node) {
+std::string platformHostName(const Machine& machine, const Box& box, int node) {
+  if (machine.isGraph()) return xmlSafe(machine.graph->nodes[machine.graph->compute[node]].name);
   std::string name = "n";
   const std::vector<int> coordinates = box.coordinatesOf(node);
   for (std::size_t a = 0; a < coordinates.size(); ++a) {
@@ -84,14 +85,28 @@ std::string platformXml(const Machine& machine, const Box& box, const Network& r
   const double loopBandwidth = freeIntraNode ? kFreeIntraNodeBandwidth : machine.intraNodeBandwidth;
 
   std::vector<std::string> host(nodes);
-  for (int node = 0; node < nodes; ++node) host[node] = platformHostName(box, node);
-  const int axes = box.axisCount();
+  for (int node = 0; node < nodes; ++node) host[node] = platformHostName(machine, box, node);
+  const int axes = router.axisCount();
   std::vector<std::string> axisName(axes);
   for (int a = 0; a < axes; ++a) axisName[a] = xmlSafe(machine.axes[a].name);
-  const auto linkName = [&](LinkId link) {
-    return host[router.linkSource(link)] + ":" + axisName[router.linkAxis(link)] +
-           (router.linkIsPlus(link) ? "+" : "-");
-  };
+  // Every network link's name (empty: no such link), bandwidth and latency, by link id.
+  std::vector<std::string> linkName(router.linkIdLimit());
+  std::vector<double> bandwidthOf(linkName.size(), machine.linkBandwidth),
+      latencyOf(linkName.size(), machine.hopLatency);
+  if (router.isGraph()) {
+    for (LinkId link = 0; link < router.linkIdLimit(); ++link) {
+      linkName[link] = xmlSafe(router.linkName(link));
+      bandwidthOf[link] = router.linkArc(link).bandwidth;
+      latencyOf[link] = router.linkArc(link).latency;
+    }
+  } else {
+    for (int node = 0; node < nodes; ++node)
+      for (int axis = 0; axis < axes; ++axis)
+        for (bool plus : {true, false})
+          if (router.neighbour(node, axis, plus) >= 0)
+            linkName[static_cast<std::size_t>(node) * 2 * axes + 2 * axis + (plus ? 0 : 1)] =
+                host[node] + ":" + axisName[axis] + (plus ? "+" : "-");
+  }
 
   Writer w;
   w.xml.reserve(routes * 64 * static_cast<std::size_t>(router.longestRoute() + 3) / 2 + 4096);
@@ -102,28 +117,38 @@ std::string platformXml(const Machine& machine, const Box& box, const Network& r
   w.xml += "  <!-- tac3map platform: machine " + xmlSafe(machine.name) + ", box " +
            box.shapeText() + " at offset " + box.offsetText() + ", " + std::to_string(nodes) +
            " nodes.\n";
+  if (router.isGraph()) {
+    w.xml +=
+        "       Hosts are the machine's compute nodes by name; one SHARED link per link "
+        "capacity of the graph, with its own bandwidth and latency, named as tac3map names it "
+        "(from->to, or a<->b for a half-duplex link) with angle brackets written _.\n"
+        "       Routes are tac3map's routes of the graph (Network::route), one per ordered pair "
+        "of hosts:\n";
+  } else {
+    w.xml += "       Hosts are named n<box coordinates> (axes " +
+             [&] {
+               std::string names;
+               for (int a = 0; a < axes; ++a) names += (a ? " " : "") + axisName[a];
+               return names;
+             }() +
+             ").\n"
+             "       One SHARED link per directed link of the box (<host>:<axis><+|->), "
+             "bandwidth link_bandwidth " +
+             exactNumber(linkBandwidth) + " B/s, latency hop_latency " +
+             exactNumber(machine.hopLatency) +
+             " s.\n"
+             "       Routes are tac3map's dimension-order routes (Network::route), one per "
+             "ordered pair of hosts:\n";
+  }
   w.xml +=
-      "       Hosts are named n<box coordinates> (axes " +
-      [&] {
-        std::string names;
-        for (int a = 0; a < axes; ++a) names += (a ? " " : "") + axisName[a];
-        return names;
-      }() +
-      ").\n"
-      "       One SHARED link per directed link of the box (<host>:<axis><+|->), bandwidth "
-      "link_bandwidth " +
-      exactNumber(linkBandwidth) + " B/s, latency hop_latency " + exactNumber(machine.hopLatency) +
-      " s.\n"
-      "       Routes are tac3map's dimension-order routes (Network::route), one per ordered "
-      "pair of hosts:\n"
-      "       <src>:inj, " +
-      (capEngines ? std::string("engine-cap, ") : std::string()) +
+      "       <src>:inj, " + (capEngines ? std::string("engine-cap, ") : std::string()) +
       "the network links in order, <dst>:ej.\n"
       "       Injection engines: " +
       std::to_string(machine.injectionEngines) + " x " + exactNumber(engineBandwidth) +
       " B/s: the SHARED <host>:inj and <host>:ej links carry " + exactNumber(injectionBandwidth) +
       " B/s" +
-      (capEngines ? ", and the FATPIPE engine-cap link keeps each message at most one engine's " +
+      (capEngines ? ", and the FATPIPE engine-cap link keeps each message at most one "
+                    "engine's " +
                         exactNumber(engineBandwidth) + " B/s"
                   : std::string(" (one engine is not slower than a link: no per-message cap)")) +
       ".\n"
@@ -141,12 +166,10 @@ std::string platformXml(const Machine& machine, const Box& box, const Network& r
     w.link(host[node] + ":inj", injectionBandwidth, 0, "SHARED");
     w.link(host[node] + ":ej", injectionBandwidth, 0, "SHARED");
     w.link(host[node] + ":loop", loopBandwidth, 0, "SHARED");
-    for (int axis = 0; axis < axes; ++axis)
-      for (bool plus : {true, false})
-        if (router.neighbour(node, axis, plus) >= 0)
-          w.link(linkName(static_cast<LinkId>(node) * 2 * axes + 2 * axis + (plus ? 0 : 1)),
-                 linkBandwidth, machine.hopLatency, "SHARED");
   }
+  for (std::size_t link = 0; link < linkName.size(); ++link)
+    if (!linkName[link].empty())
+      w.link(linkName[link], bandwidthOf[link], latencyOf[link], "SHARED");
   if (capEngines) w.link("engine-cap", engineBandwidth, 0, "FATPIPE");
   for (int p = 0; p < nodes; ++p)
     for (int q = 0; q < nodes; ++q) {
@@ -156,7 +179,7 @@ std::string platformXml(const Machine& machine, const Box& box, const Network& r
       } else {
         w.linkRef(host[p] + ":inj");
         if (capEngines) w.linkRef("engine-cap");
-        router.forEachLink(p, q, [&](LinkId link) { w.linkRef(linkName(link)); });
+        router.forEachLink(p, q, [&](LinkId link) { w.linkRef(linkName[link]); });
         w.linkRef(host[q] + ":ej");
       }
       w.xml += "</route>\n";
@@ -165,14 +188,14 @@ std::string platformXml(const Machine& machine, const Box& box, const Network& r
   return w.xml;
 }
 
-std::string smpiHostfile(const Box& box, const Mapping& mapping) {
+std::string smpiHostfile(const Machine& machine, const Box& box, const Mapping& mapping) {
   std::string text;
   for (int task = 0; task < mapping.tasks(); ++task) {
     const int node = mapping.nodeOfTask[task];
     if (node < 0 || node >= box.nodeCount)
       throw InputError("rank " + std::to_string(task) + " is on node " + std::to_string(node) +
                        ", outside the box " + box.shapeText());
-    text += platformHostName(box, node);
+    text += platformHostName(machine, box, node);
     text += '\n';
   }
   return text;

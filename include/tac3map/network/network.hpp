@@ -27,7 +27,7 @@ class Network {
   // (small boxes: the walk's branches cost more than the lookups); otherwise walked each time.
   static constexpr std::size_t kDefaultCacheBudget = std::size_t{64} << 20;
   Network(const Machine& machine, const Box& box,
-         std::size_t cacheBudgetBytes = kDefaultCacheBudget);
+          std::size_t cacheBudgetBytes = kDefaultCacheBudget);
 
   bool routesCached() const { return !routeStart_.empty(); }
 
@@ -87,6 +87,8 @@ class Network {
   // A graph link's two graph nodes (ids in GraphNetwork::nodes; for a half-duplex link the
   // file's forward direction) and a name for reports: "sw0->n1", "sw0<->n1" (half duplex).
   std::pair<int, int> linkEnds(LinkId link) const;
+  // A graph link's arc (its bandwidth and latency; a half-duplex link's forward arc).
+  const GraphArc& linkArc(LinkId link) const { return graph_->arcs[arcOfCapacity_[link]]; }
   std::string linkName(LinkId link) const;
 
   // Mesh/torus only: where a link starts and which way it goes, e.g. for reports: "node 5 X+".
@@ -113,8 +115,8 @@ class Network {
   int nearbySlots_ = 0;
   int longest_ = 0;  // a graph's longest route
   std::shared_ptr<const GraphNetwork> graph_;
-  std::vector<int> nearby_;                // graph: node * nearbySlots_ + slot
-  std::vector<LinkId> arcOfCapacity_;      // graph: the first arc of each link id
+  std::vector<int> nearby_;            // graph: node * nearbySlots_ + slot
+  std::vector<LinkId> arcOfCapacity_;  // graph: the first arc of each link id
   std::vector<int> shape_, stride_, order_;
   std::vector<bool> wrap_;
   std::vector<int> coords_;  // node * axes + axis

@@ -1,7 +1,8 @@
 // The job's box as a SimGrid platform (XML, SimGrid 4.1 DTD), so that an SMPI replay of the
 // program runs on the very network tac3map scores against: one host per box node, one link
-// per directed link of the box, and one explicit route per ordered pair of hosts taken from
-// tac3map's own Network (so SimGrid routes exactly as tac3map does). Each node's injection
+// per directed link of the box (per capacity of a graph machine, with its own bandwidth and
+// latency), and one explicit route per ordered pair of hosts taken from tac3map's own Network
+// (so SimGrid routes exactly as tac3map does). Each node's injection
 // engines are one shared injection and one shared ejection link at the ends of its routes.
 // This is how issue 11 checks that a lower score means a faster run (docs/validation.md).
 #pragma once
@@ -25,8 +26,9 @@ constexpr std::size_t kMaxPlatformRoutes = std::size_t{1} << 20;
 // intra_node_bandwidth (0 = "free" for predict): fast enough never to be the bottleneck.
 constexpr double kFreeIntraNodeBandwidth = 1e12;
 
-// "n0-0-1-0-2-1": the node's box-relative coordinates, one per machine axis.
-std::string platformHostName(const Box& box, int node);
+// "n0-0-1-0-2-1": the node's box-relative coordinates, one per machine axis; on a graph
+// machine the node's name.
+std::string platformHostName(const Machine& machine, const Box& box, int node);
 
 // The platform of the box. `machine.injectionEngines` and `injectionBandwidth` give the
 // engines (a caller overriding them sets them first). Throws InputError (naming the machine
@@ -36,6 +38,6 @@ std::string platformXml(const Machine& machine, const Box& box, const Network& r
 
 // SMPI host file: line r is the host of rank r's node (a node holding several ranks appears
 // once per rank).
-std::string smpiHostfile(const Box& box, const Mapping& mapping);
+std::string smpiHostfile(const Machine& machine, const Box& box, const Mapping& mapping);
 
 }  // namespace tac3map
