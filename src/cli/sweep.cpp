@@ -174,14 +174,16 @@ Spec readSpec(const std::string& path) {
     const json& jobs = arrayField(doc, "jobs", path);
     for (std::size_t j = 0; j < jobs.size(); ++j) {
       const std::string where = "jobs[" + std::to_string(j) + "]";
+      // No boxes: the whole machine (a graph machine's compute nodes; a torus needs boxes).
       addCases(singleton(jsonField(jobs[j], "trace", where, path)),
                singleton(jsonField(jobs[j], "machine", where, path)),
-               singleton(jsonField(jobs[j], "boxes", where, path)), base, where + ".", path,
-               spec.cases);
+               jobs[j].contains("boxes") ? singleton(jobs[j]["boxes"]) : json::array({""}), base,
+               where + ".", path, spec.cases);
     }
   } else {
     addCases(arrayField(doc, "traces", path), arrayField(doc, "machines", path),
-             arrayField(doc, "boxes", path), base, "", path, spec.cases);
+             doc.contains("boxes") ? arrayField(doc, "boxes", path) : json::array({""}), base, "",
+             path, spec.cases);
   }
   // Ranks per node and injection engines multiply the cases.
   const std::vector<int> ranksPerNode = integerList(doc, "ranks_per_node", 1, 1, 4096, path);
