@@ -126,6 +126,27 @@ TEST_F(TraceFormatErrors, DumpiCallsAreCheckedWithTheirFileAndLine) {
         "s0.txt:1: MPI_Send on communicator 5 (user-defined), which no MPI_Comm_split");
 }
 
+// Issue 14, item 1: a negative or wrapped collective root is an error where it is written,
+// not an index out of bounds later.
+TEST_F(TraceFormatErrors, CollectiveRootsMustBeRanks) {
+  fails(file("r.ti", "0 init\n1 init\n0 bcast 1024 -1\n1 bcast 1024 -1\n"), TraceFormat::SimgridTi,
+        "r.ti:3: root -1 is not a rank");
+  fails(file("r.trace",
+             "tac3map-trace 1\nranks 2\n0 bcast 1024 root=4294967295\n"
+             "1 bcast 1024 root=4294967295\n"),
+        TraceFormat::Native, "r.trace:3: root=4294967295: expected a rank");
+  fails(file("big.ti", "0 init\n1 init\n0 gather 8 8 4294967296\n1 gather 8 8 4294967296\n"),
+        TraceFormat::SimgridTi, "big.ti:3: root 4294967296 is not a rank");
+  const std::string call =
+      "MPI_Bcast entering at walltime 1.0, cputime 1.0 seconds in thread 0.\n"
+      "int count=4\nMPI_Datatype datatype=1 (MPI_CHAR)\nint root=-1\n"
+      "MPI_Comm comm=2 (MPI_COMM_WORLD)\n"
+      "MPI_Bcast returning at walltime 1.1, cputime 1.1 seconds in thread 0.\n";
+  file("b0.txt", call);
+  file("b1.txt", call);
+  fails(file("bindex", "b0.txt\nb1.txt\n"), TraceFormat::Dumpi, "b0.txt:1: root -1 is not a rank");
+}
+
 TEST_F(TraceFormatErrors, DumpiPcontrolMarksIterations) {
   const auto call = [](const std::string& name, const std::string& args) {
     return name + " entering at walltime 1.0, cputime 1.0 seconds in thread 0.\n" + args + name +

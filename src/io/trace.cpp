@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "tac3map/io/error.hpp"
@@ -78,7 +79,8 @@ Event parseCollective(const LineReader& r, CollectiveOp op) {
       long long root = 0;
       const char* begin = word.data() + 5;
       const auto [end, error] = std::from_chars(begin, word.data() + word.size(), root);
-      if (error != std::errc() || end != word.data() + word.size() || root < 0)
+      if (error != std::errc() || end != word.data() + word.size() || root < 0 ||
+          root > std::numeric_limits<int>::max())
         r.fail("root=" + word.substr(5) + ": expected a rank in the communicator");
       e.root = static_cast<int>(root);
     } else if (word.rfind("comm=", 0) == 0 && word.size() > 5) {

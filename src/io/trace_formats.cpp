@@ -5,6 +5,7 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -104,6 +105,14 @@ struct Reader {
     if (error != std::errc() || end != word.data() + word.size())
       fail(std::string("expected ") + what + ", got '" + word + "'");
     return value;
+  }
+  // A collective's root: a rank of its communicator, checked against the communicator later;
+  // here only that it is one (negative or past 32 bits would wrap when stored).
+  int root(const std::string& word) const {
+    const long long value = integer(word, "a root");
+    if (value < 0 || value > std::numeric_limits<int>::max())
+      fail("root " + word + " is not a rank (expected 0 or more, below 2^31)");
+    return static_cast<int>(value);
   }
   int rank(const std::string& word, int ranks, const char* what) const {
     const long long r = integer(word, what);
@@ -214,14 +223,14 @@ void readTiLine(const Reader& r, const std::vector<std::string>& words, int rank
     need(3, "bcast <size> [root] [datatype]");
     return collective(CollectiveOp::Bcast, bytesAt(2),
                       words.size() > 3 && typeSize(words[3]) == 0
-                          ? static_cast<int>(r.integer(words[3], "a root"))
+                          ? r.root(words[3])
                           : 0);
   }
   if (action == "reduce") {
     need(4, "reduce <comm_size> <comp_size> [root] [datatype]");
     return collective(CollectiveOp::Reduce, bytesAt(2),
                       words.size() > 4 && typeSize(words[4]) == 0
-                          ? static_cast<int>(r.integer(words[4], "a root"))
+                          ? r.root(words[4])
                           : 0);
   }
   if (action == "allreduce") {
@@ -237,7 +246,7 @@ void readTiLine(const Reader& r, const std::vector<std::string>& words, int rank
     need(5, "gather|scatter <send_size> <recv_size> <root> [datatypes]");
     return collective(action == "gather" ? CollectiveOp::Gather : CollectiveOp::Scatter,
                       bytesAt(action == "gather" ? 2 : 3),
-                      static_cast<int>(r.integer(words[4], "a root")));
+                      r.root(words[4]));
   }
   if (action == "reducescatter") {
     need(4, "reducescatter <recv_sizes...> <comp_size> [datatype]");
@@ -539,7 +548,7 @@ std::vector<std::size_t> convertDumpiRank(const std::vector<DumpiCall>& calls,
              : n == "MPI_Reduce" ? CollectiveOp::Reduce
                                  : CollectiveOp::Allreduce;
       e.bytes = bytes("count", "datatype");
-      if (n != "MPI_Allreduce") e.root = static_cast<int>(r.integer(arg("root"), "a root"));
+      if (n != "MPI_Allreduce") e.root = r.root(arg("root"));
       events.push_back(e);
     } else if (n == "MPI_Allgather" || n == "MPI_Alltoall" || n == "MPI_Gather" ||
                n == "MPI_Scatter") {
@@ -553,7 +562,7 @@ std::vector<std::size_t> convertDumpiRank(const std::vector<DumpiCall>& calls,
       e.bytes =
           n == "MPI_Scatter" ? bytes("recvcount", "recvtype") : bytes("sendcount", "sendtype");
       if (n == "MPI_Gather" || n == "MPI_Scatter")
-        e.root = static_cast<int>(r.integer(arg("root"), "a root"));
+        e.root = r.root(arg("root"));
       events.push_back(e);
     } else if (n == "MPI_Pcontrol") {
       if (r.integer(arg("level"), "a level") == 1) iterations.push_back(events.size());

@@ -327,7 +327,7 @@ void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms) {
       if (me == members.end())
         failAt(trace.fileOf(e), e.line,
                "rank " + std::to_string(rank) + " is not in communicator " + e.comm);
-      if (e.root >= static_cast<int>(members.size()))
+      if (e.root < 0 || e.root >= static_cast<int>(members.size()))
         failAt(trace.fileOf(e), e.line,
                "root=" + std::to_string(e.root) + " is outside the communicator's 0.." +
                    std::to_string(members.size() - 1));
