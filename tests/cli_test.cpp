@@ -902,6 +902,23 @@ TEST_F(Cli, MapsOnGraphMachinesEndToEnd) {
   EXPECT_NE(unknown.err.find("bad.txt:2"), std::string::npos) << unknown.err;
 }
 
+// Issue 14, item 6: outputs that cannot be written are refused before any work, and nothing
+// is left behind.
+TEST_F(Cli, OutputPathsAreCheckedBeforeAnyWork) {
+  const std::string job =
+      "map --machine topologies/fx10.json --shape 2x2x2x2x3x2 --trace examples/cg64-isend.trace ";
+  const Outcome same = run(job + "-o " + out("a.map") + " --report " + out("a.map"));
+  EXPECT_EQ(same.exitCode, 1);
+  EXPECT_NE(same.err.find("-o and --report both name"), std::string::npos) << same.err;
+  const Outcome folder = run(job + "-o " + out("ok.map") + " --report " + out(""));
+  EXPECT_EQ(folder.exitCode, 1);
+  EXPECT_NE(folder.err.find("is a folder, not a file"), std::string::npos) << folder.err;
+  const Outcome missing = run(job + "-o " + out("no/such/a.map"));
+  EXPECT_EQ(missing.exitCode, 1);
+  EXPECT_NE(missing.err.find("does not exist"), std::string::npos) << missing.err;
+  EXPECT_TRUE(outputEmpty());
+}
+
 TEST_F(Cli, BcastOnATreeEndToEnd) {
   const std::string tree = "--machine topologies/trees/nonuniform-2x2x1+1.json --root c1";
   const Outcome optimal = run("bcast " + tree + " -o " + out("optimal.json"));

@@ -40,6 +40,7 @@ CLI::App* addBcastCommand(CLI::App& app, BcastOptions& o) {
 }
 
 int runBcast(const BcastOptions& o) {
+  checkOutputPaths({{"-o", o.output}, {"--trace-out", o.traceOut}});
   if (o.bytes == 0) throw InputError("--bytes must be positive");
   const double bytes = static_cast<double>(o.bytes);
   if (!o.output.empty() && o.output == o.traceOut)

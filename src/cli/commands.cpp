@@ -141,6 +141,7 @@ class ProgressLine {
 }  // namespace
 
 int runMap(const MapOptions& o) {
+  checkOutputPaths({{"-o", o.output}, {"--report", o.report}});
   const auto start = std::chrono::steady_clock::now();
   const ObjectiveKind objective = parseObjective(o.objective);
   Schedule schedule = o.schedule;
@@ -402,6 +403,7 @@ int runPredict(const PredictOptionsCli& o) {
 }
 
 int runViz(const VizOptionsCli& o) {
+  checkOutputPaths({{"-o", o.output}});
   const Job job(o.box, o.input);
   std::vector<VizMapping> mappings;
   for (const std::string& name : {o.mapping, o.compare})
@@ -447,6 +449,7 @@ int runCcs(const CcsOptionsCli& o) {
 namespace {
 
 int writeTrace(const std::string& output, const std::string& text) {
+  checkOutputPaths({{"-o", output}});
   if (output.empty())
     std::cout << text;
   else

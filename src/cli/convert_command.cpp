@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "job.hpp"
+#include "tac3map/io/atomic_file.hpp"
 #include "tac3map/model/collectives.hpp"
 #include "tac3map/output/simgrid_ti_writer.hpp"
 
@@ -35,6 +36,7 @@ CLI::App* addConvertCommand(CLI::App& app, ConvertOptions& o) {
 }
 
 int runConvert(const ConvertOptions& o) {
+  checkOutputPaths({{"-o", o.output}});
   const Trace trace = loadTrace(o.input);
   writeSimgridTi(trace, o.output, parseCollectiveAlgorithms(o.input.collectives));
   std::cout << "wrote " << o.output << " and " << trace.ranks << " rank files ("

@@ -2,15 +2,15 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "bcast_command.hpp"
 #include "commands.hpp"
 #include "convert_command.hpp"
 #include "distributed.hpp"
-#include "bcast_command.hpp"
 #include "platform_command.hpp"
-#include "topology_command.hpp"
 #include "sweep.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/search/objectives.hpp"
+#include "topology_command.hpp"
 
 namespace {
 

@@ -52,6 +52,7 @@ CLI::App* addPlatformCommand(CLI::App& app, PlatformOptions& o) {
 }
 
 int runPlatform(const PlatformOptions& o) {
+  checkOutputPaths({{"-o", o.output}, {"--hostfile", o.hostfile}});
   Machine machine = loadMachine(o.machine);
   if (o.engines > 0) machine.injectionEngines = o.engines;
   if (machine.isGraph() && (!o.shape.empty() || !o.offset.empty()))

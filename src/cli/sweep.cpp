@@ -16,6 +16,7 @@
 
 #include "job.hpp"
 #include "score_table.hpp"
+#include "tac3map/io/atomic_file.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/json_input.hpp"
 #include "tac3map/mapping/mapping_names.hpp"
@@ -405,6 +406,7 @@ void printSummary(std::ostream& out, const Spec& spec, const std::map<std::strin
 int runSweep(const SweepOptions& o) {
   if (o.threads < 1) throw InputError("--threads must be at least 1");
   const Spec spec = readSpec(o.spec);
+  checkOutputPaths({{"-o", o.output}});
   std::map<std::string, json> done = readDone(o.output);
   std::vector<const Entry*> pending;
   for (const Entry& e : spec.entries)

@@ -63,6 +63,7 @@ std::vector<CLI::App*> addTopologyCommand(CLI::App& app, TopologyOptions& o) {
 }
 
 int runTopology(const std::string& kind, const TopologyOptions& o) {
+  checkOutputPaths({{"-o", o.output}});
   const std::vector<double> bandwidths = numbers(o.bandwidth, "--bandwidth");
   const std::vector<double> latencies = numbers(o.latency, "--latency");
   const LinkSpec first{bandwidths.front(), latencies.front()};

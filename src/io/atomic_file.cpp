@@ -61,6 +61,28 @@ void StagedFile::commit() {
   temp_.clear();
 }
 
+void checkOutputPaths(const std::vector<std::pair<std::string, std::string>>& outputs) {
+  namespace fs = std::filesystem;
+  std::vector<std::pair<fs::path, std::string>> seen;  // resolved path, option
+  for (const auto& [option, path] : outputs) {
+    if (path.empty()) continue;
+    std::error_code error;
+    const fs::path target(path);
+    if (fs::is_directory(target, error))
+      throw InputError(option + " " + path + ": is a folder, not a file");
+    const fs::path folder = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+    if (!fs::is_directory(folder, error))
+      throw InputError(option + " " + path + ": folder '" + folder.string() + "' does not exist");
+    const fs::path resolved = fs::weakly_canonical(target, error);
+    const fs::path key = error ? fs::absolute(target) : resolved;
+    for (const auto& [other, otherOption] : seen)
+      if (other == key)
+        throw InputError(otherOption + " and " + option + " both name " + path +
+                         ": give each output its own file");
+    seen.push_back({key, option});
+  }
+}
+
 void writeFileAtomically(const std::string& path, const std::string& content) {
   StagedFile(path, content).commit();
 }

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace tac3map {
 
@@ -26,5 +28,10 @@ class StagedFile {
  private:
   std::string path_, temp_;
 };
+
+// Checks before any work that a command's outputs can be written, so that a long search does
+// not end in an error: `outputs` are (option, path) pairs, empty paths skipped. InputError when
+// a path is a folder, its folder does not exist, or two options name the same file.
+void checkOutputPaths(const std::vector<std::pair<std::string, std::string>>& outputs);
 
 }  // namespace tac3map
