@@ -207,11 +207,16 @@ TEST(Broadcast, SymmetryCutKeepsTheOptimumOnSymmetricTrees) {
           SCOPED_TRACE(std::to_string(smps) + "x" + std::to_string(cpus) + " root " +
                        std::to_string(root) + (half ? " half" : "") + (asymmetric ? " asym" : ""));
           const double truth = exhaustive(net, root, 1 << 20);
-          const BroadcastSchedule cut = optimalBroadcast(net, root, 1 << 20);
-          const BroadcastSchedule full = optimalBroadcast(net, root, 1 << 20, true, 0, false);
+          // The cut is measured without the lower bound (which alone solves most of these
+          // at the first node).
+          const BroadcastSchedule both = optimalBroadcast(net, root, 1 << 20);
+          const BroadcastSchedule cut = optimalBroadcast(net, root, 1 << 20, false, 0, true);
+          const BroadcastSchedule full = optimalBroadcast(net, root, 1 << 20, false, 0, false);
+          EXPECT_NEAR(both.time, truth, 1e-9 * truth);
           EXPECT_NEAR(cut.time, truth, 1e-9 * truth);
           EXPECT_NEAR(full.time, truth, 1e-9 * truth);
           EXPECT_LT(cut.searchNodes, full.searchNodes);
+          replay(net, both);
           replay(net, cut);
           beaten += cut.time < std::min(flatBroadcast(net, root, 1 << 20).time,
                                         binomialBroadcast(net, root, 1 << 20).time) *
@@ -240,12 +245,145 @@ TEST(Broadcast, SymmetryCutMatchesTheUncutSearchOnLargerTrees) {
         SCOPED_TRACE(std::to_string(smps) + "x" + std::to_string(cpus) + " root " +
                      std::to_string(root) + (slow ? " slow" : ""));
         const BroadcastSchedule cut = optimalBroadcast(net, root, 1 << 20);
+        const BroadcastSchedule cutOnly = optimalBroadcast(net, root, 1 << 20, false, 0, true);
         const BroadcastSchedule full = optimalBroadcast(net, root, 1 << 20, true, 0, false);
         ASSERT_TRUE(full.optimal);
+        ASSERT_TRUE(cutOnly.optimal);
         EXPECT_NEAR(cut.time, full.time, 1e-9 * full.time);
+        EXPECT_NEAR(cutOnly.time, full.time, 1e-9 * full.time);
         replay(net, cut);
+        replay(net, cutOnly);
       }
     }
+}
+
+// A random tree whose inner nodes are mostly relays (switches), where the bound from the
+// subtrees off a relay applies: leaves compute, inner nodes relay-only two times in three;
+// links as randomTree's, with a slow link now and then (bandwidths spread over 1e6 .. 1e9).
+std::string randomSwitchedTree(Rng& rng, int nodes) {
+  std::vector<int> parent(nodes, -1);
+  std::vector<bool> inner(nodes, false);
+  for (int v = 1; v < nodes; ++v) inner[parent[v] = static_cast<int>(rng.below(v))] = true;
+  std::vector<bool> compute(nodes);
+  int computeNodes = 0;
+  for (int v = 0; v < nodes; ++v) computeNodes += compute[v] = !inner[v] || rng.below(3) == 0;
+  if (computeNodes < 2) compute[0] = compute[1] = true;
+  const auto bandwidth = [&] {
+    return rng.below(4) == 0 ? uniform(rng, 1e6, 1e7) : uniform(rng, 1e7, 1e9);
+  };
+  std::ostringstream s;
+  s << R"({"kind": "graph", "nodes": [)";
+  for (int v = 0; v < nodes; ++v)
+    s << (v ? ", " : "") << R"({"name": "v)" << v << R"(", "compute": )"
+      << (compute[v] ? "true" : "false") << "}";
+  s << R"(], "links": [)";
+  for (int v = 1; v < nodes; ++v) {
+    s << (v > 1 ? ", " : "") << R"({"between": ["v)" << parent[v] << R"(", "v)" << v
+      << R"("], "bandwidth": )" << bandwidth() << R"(, "latency": )" << uniform(rng, 0, 1e-4);
+    if (rng.below(3) == 0)
+      s << R"(, "bandwidth_back": )" << bandwidth() << R"(, "latency_back": )"
+        << uniform(rng, 0, 1e-4);
+    if (rng.below(6) == 0) s << R"(, "duplex": "half")";
+    s << "}";
+  }
+  s << "]}";
+  return s.str();
+}
+
+// The best time reachable from a state: every chronological continuation, no pruning.
+double exhaustiveFrom(BroadcastState& state, int n) {
+  if (state.holders() == n) return state.makespan();
+  double best = std::numeric_limits<double>::infinity();
+  for (int s = 0; s < n; ++s)
+    for (int r = 0; r < n; ++r)
+      if (state.holds(s) && !state.holds(r)) {
+        state.add(state.plan(s, r));
+        best = std::min(best, exhaustiveFrom(state, n));
+        state.undo();
+      }
+  return best;
+}
+
+// The lower bound never exceeds the best time reachable from the state it bounds: random
+// states (a random chronological prefix of transfers) on random trees, switched ones and the
+// symmetric ones above, against the exhaustive search from there. The subtree term must
+// matter in many of them (bound above the per-receiver one), or this would test little.
+TEST(Broadcast, LowerBoundNeverExceedsTheBestContinuation) {
+  Rng rng(77);
+  int above = 0, tight = 0, cases = 0;
+  for (int draw = 0; draw < 1000; ++draw) {
+    std::string text;
+    if (draw % 4 == 3)
+      text = symmetricTree(3 + static_cast<int>(rng.below(3)), 1 + static_cast<int>(rng.below(2)),
+                           rng.below(2) == 0, rng.below(2) == 0);
+    else if (draw % 4 == 2)
+      text = randomTree(rng, 2 + static_cast<int>(rng.below(6)));
+    else
+      text = randomSwitchedTree(rng, 3 + static_cast<int>(rng.below(9)));
+    const GraphNetwork graph = parseGraphNetwork(text, "tree.json");
+    const BroadcastNetwork net(graph, {});
+    const int n = net.participants();
+    if (n > 7) continue;  // the exhaustive search grows as n! squared
+    const double bytes = 1 << 20;
+    const int root = static_cast<int>(rng.below(n));
+    BroadcastState state(net, root, bytes);
+    const int prefix = static_cast<int>(rng.below(n - 1));
+    for (int k = 0; k < prefix; ++k) {
+      std::vector<std::pair<int, int>> pairs;
+      for (int s = 0; s < n; ++s)
+        for (int r = 0; r < n; ++r)
+          if (state.holds(s) && !state.holds(r)) pairs.push_back({s, r});
+      const auto [s, r] = pairs[rng.below(pairs.size())];
+      state.add(state.plan(s, r));
+    }
+    const BroadcastBound bound(net, bytes);
+    const double lower = bound(state), simple = bound.perReceiver(state);
+    const double truth = exhaustiveFrom(state, n);
+    SCOPED_TRACE("draw " + std::to_string(draw) + ": " + text);
+    ASSERT_LE(lower, truth * (1 + 1e-9));
+    ASSERT_LE(simple, lower);
+    ++cases;
+    above += lower > simple * (1 + 1e-6);
+    tight += lower > truth * (1 - 1e-6);
+  }
+  EXPECT_GT(cases, 800);
+  EXPECT_GT(above, cases / 12) << tight << " tight";
+}
+
+// The search with the bound equals the search without it (itself checked against the
+// exhaustive search above) on switched random trees of up to 8 compute nodes, where the
+// subtree term prunes.
+TEST(Broadcast, BoundedSearchEqualsTheUnboundedOneOnSwitchedTrees) {
+  Rng rng(5);
+  for (int draw = 0; draw < 40; ++draw) {
+    const GraphNetwork graph =
+        parseGraphNetwork(randomSwitchedTree(rng, 4 + static_cast<int>(rng.below(9))), "t.json");
+    const BroadcastNetwork net(graph, {});
+    if (net.participants() > 8) continue;
+    const int root = static_cast<int>(rng.below(net.participants()));
+    const BroadcastSchedule bounded = optimalBroadcast(net, root, 1 << 20);
+    const BroadcastSchedule plain = optimalBroadcast(net, root, 1 << 20, false);
+    SCOPED_TRACE("draw " + std::to_string(draw));
+    ASSERT_TRUE(plain.optimal);
+    EXPECT_NEAR(bounded.time, plain.time, 1e-9 * plain.time);
+    EXPECT_LE(bounded.searchNodes, plain.searchNodes);
+    replay(net, bounded);
+  }
+}
+
+// The paper's point (its Table 5): on the nonuniform 2x4x(1+1) cluster from root 1 (c1),
+// MPICH's binomial tree crosses the slow switch-to-switch link twice; the optimum does not.
+TEST(Broadcast, OptimalBeatsBinomialOnTheNonuniformClusterFromRoot1) {
+  const GraphNetwork graph = loadGraphNetwork(std::string(TAC3MAP_SOURCE_DIR) +
+                                              "/topologies/trees/nonuniform-2x4x1+1.json");
+  const BroadcastNetwork net(graph, {});
+  const int root = net.indexOf("c1");
+  ASSERT_EQ(root, 1);
+  const BroadcastSchedule binomial = binomialBroadcast(net, root, 1 << 20);
+  const BroadcastSchedule optimal = optimalBroadcast(net, root, 1 << 20, true, 60);
+  EXPECT_LT(optimal.time, binomial.time * (1 - 1e-3));
+  EXPECT_LT(optimal.time, 0.26);  // three crossings of 12.5 MB/s links: about 253 ms
+  replay(net, optimal);
 }
 
 TEST(Broadcast, RejectsWhatIsNotATreeAndUnknownParticipants) {

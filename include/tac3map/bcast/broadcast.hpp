@@ -102,11 +102,12 @@ class BroadcastState {
     std::size_t operator()(const Fingerprint& f) const { return f.first; }
   };
   Fingerprint fingerprint() const;
-
- private:
   struct Reservation {
     double start, end, rate;
   };
+  const std::vector<Reservation>& reservations(int capacity) const { return reserved_[capacity]; }
+
+ private:
   bool fits(const BroadcastNetwork::Path& path, double start, double duration, double rate) const;
   static Fingerprint fingerprintOf(const Transfer& t);
 
@@ -122,19 +123,74 @@ class BroadcastState {
   mutable std::vector<double> candidates_;  // plan()'s start times to try
 };
 
+// A lower bound on when a broadcast can end from a state of it (for the optimal search;
+// docs/bcast.md, "Algorithms"). The larger of: the makespan so far; per participant without
+// the message, the uncontended time from the holder that could start soonest; and per relay
+// node y, the bound from the subtrees hanging off y that hold nothing yet (the paper's
+// disconnected subtrees): each needs a transfer into it through y, which leaves its source's
+// subtree through that subtree's link to y; a link of capacity C carries at most C * t / D
+// transfers' worth in a time t, less what is reserved on it already (each transfer reserves
+// rate x D / rate = D on it), and a subtree can
+// send out only once it holds the message, so the subtrees reached by a time grow at most as
+// in a doubling process with those link rates; the last one reached still needs its other
+// participants served (the time of a transfer inside it, or of a second one through its link
+// when two cannot share it). Every term holds for every chronological schedule from the
+// state, so the bound never exceeds the best time reachable from it.
+class BroadcastBound {
+ public:
+  BroadcastBound(const BroadcastNetwork& network, double bytes);
+  double operator()(const BroadcastState& state) const;
+  // Only the first two terms (the bound the search had before the subtree term).
+  double perReceiver(const BroadcastState& state) const;
+
+ private:
+  struct Member {
+    int participant;
+    double up, down;  // latency to y and from y
+  };
+  struct Branch {
+    std::vector<Member> members;
+    double upTransfer = 0;      // D / bandwidth of the link up to y: a transfer's least time on it
+    double upWork = 0;          // D / capacity of that link: the time it needs per transfer
+    int upCapacity = 0;         // that link's capacity id
+    double toY = 0, fromY = 0;  // least latency of a member to y, and from y
+    double tail = 0;            // the least time, after its first, until a second member holds
+  };
+  struct Relay {
+    std::vector<Branch> branches;  // the subtrees off y that hold participants
+  };
+  // perReceiver() first: it fills ready_.
+  double subtreeBound(const Relay& relay, const BroadcastState& state) const;
+  void readyTimes(const BroadcastState& state, std::vector<double>& ready) const;
+
+  const BroadcastNetwork& network_;
+  double bytes_;
+  std::vector<Relay> relays_;
+  mutable std::vector<double> ready_;  // scratch: per participant, when it can send at best
+  // A subtree's link up to y as a source of transfers: open = when the first can be
+  // reserved on it, work = D / capacity, transfer = D / bandwidth, k = which transfer out of
+  // it comes next, capacity = its capacity id (-1: a subtree not reached yet, nothing on it).
+  struct Port {
+    double open, work, transfer;
+    int k;
+    int capacity;
+  };
+  double portEnd(const Port& port, const BroadcastState& state) const;
+  mutable std::vector<Port> ports_;    // scratch for subtreeBound()
+  mutable std::vector<double> edges_;  // scratch for portEnd()
+};
+
 // `flat`: the root sends to every other participant in rank order. `binomial`: MPICH's
 // binomial tree relative to the root (a node sends to its children, largest subtree first,
 // in the order the transfers can start). `optimal`: depth-first branch and bound over every
-// chronological schedule, pruned by the best time found and (unless noBound) a lower bound:
-// each participant still without the message needs at least the uncontended time from the
-// holder that could start soonest. With isomorphism (the paper's receiver- and sender-side
-// cuts as one rule, broadcast.cpp's SymmetryCut), of sibling subtrees that are settled and
-// identical a transfer is tried in one canonical form only: permuting them maps the state
-// onto itself. timeLimit 0 = none.
-// The schedule as a native trace (docs/trace-format.md; rank = participant index): each
-// receiver posts an irecv from its sender and waits for it, then every rank posts an isend per
-// transfer it makes, in start order, and waits for all; so `predict` and a SimGrid replay
-// can time it.
+// chronological schedule, pruned by the best time found and (unless noBound) BroadcastBound,
+// trying the transfers whose states have the lowest bound first. With isomorphism (the paper's
+// receiver- and sender-side cuts as one rule, broadcast.cpp's SymmetryCut), of sibling subtrees
+// that are settled and identical a transfer is tried in one canonical form only: permuting them
+// maps the state onto itself. timeLimit 0 = none. The schedule as a native trace
+// (docs/trace-format.md; rank = participant index): each receiver posts an irecv from its sender
+// and waits for it, then every rank posts an isend per transfer it makes, in start order, and waits
+// for all; so `predict` and a SimGrid replay can time it.
 std::string broadcastTrace(const BroadcastNetwork& network, const BroadcastSchedule& schedule);
 
 BroadcastSchedule flatBroadcast(const BroadcastNetwork& network, int root, double bytes);
