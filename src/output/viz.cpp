@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "tac3map/model/link_loads.hpp"
+#include "tac3map/output/graph_viz.hpp"
 #include "viz_parts.hpp"
 
 namespace tac3map {
@@ -88,6 +89,7 @@ GridLayout gridLayout(const Machine& machine, const Box& box) {
 std::string renderSvg(const Machine& machine, const Box& box, const Network& router,
                       const Problem& problem, const std::vector<VizMapping>& mappings,
                       const VizOptions& options) {
+  if (router.isGraph()) return renderGraphSvg(router, problem, mappings, options);
   const GridLayout layout = gridLayout(machine, box);
   const int outerAxes = (machine.axisCount() + 1) / 2;
   const auto innerCount = [&](const std::vector<int>& axes) {
