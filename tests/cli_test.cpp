@@ -555,6 +555,36 @@ TEST_F(Cli, VizWritesAnSvgWithOnePanelPerCcsAndMapping) {
   EXPECT_EQ(one.find("class=\"panel\""), one.rfind("class=\"panel\""));
 }
 
+// A graph machine (here a fat-tree of 16 compute nodes) is drawn layered: compute nodes as
+// the node rects of the torus picture, switches above them.
+TEST_F(Cli, VizDrawsAGraphMachine) {
+  const std::string machine = (dir_ / "ft.json").string(), trace = (dir_ / "cg16.trace").string();
+  ASSERT_EQ(run("topology fat-tree --k 4 --levels 2 -o " + machine).exitCode, 0);
+  ASSERT_EQ(run("gen cg --ranks 16 -o " + trace).exitCode, 0);
+  const Outcome r = run("viz --machine " + machine + " --trace " + trace +
+                        " identity --compare random:3 -o " + out("g.svg"));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("wrote " + out("g.svg")), std::string::npos) << r.out;
+  const std::string svg = slurp(out("g.svg"));
+  ASSERT_EQ(svg.rfind("<?xml", 0), 0u);
+  EXPECT_NE(svg.find("fat-tree 16 compute nodes"), std::string::npos);
+  const auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = svg.find(what); at != std::string::npos; at = svg.find(what, at + 1)) ++n;
+    return n;
+  };
+  const std::size_t panels = count("class=\"panel\"");
+  EXPECT_GE(panels, 4u);                                  // two mappings x (CCSs + all)
+  EXPECT_EQ(count("<rect class=\"node\""), 16 * panels);  // every compute node in every panel
+  EXPECT_EQ(count("<circle class=\"switch\""), 8 * panels);
+  EXPECT_GT(count("<path class=\"link\""), 0u);
+  EXPECT_NE(svg.find("s0.0-&gt;c"), std::string::npos);  // links named after the graph's nodes
+  fs::remove(out("g.svg"));
+  expectCleanFailure(
+      "viz --machine " + machine + " --shape 16 --trace " + trace + " identity -o " + out("x.svg"),
+      "is a graph machine");
+}
+
 TEST_F(Cli, VizRejectsABadMappingWithoutWriting) {
   const std::string bad = file("bad.map", "# tac3map mapping 1\n0 0 0 0 0 0 0\n");
   expectCleanFailure(

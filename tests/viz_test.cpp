@@ -1,16 +1,21 @@
 // The SVG pictures: the layout places every node once, the document is well-formed XML, and
-// each panel carries exactly the link loads of its CCS (or their per-link maximum).
+// each panel carries exactly the link loads of its CCS (or their per-link maximum). On graph
+// machines (trees, fat-trees, dragonflies): compute nodes on the bottom row, every switch
+// above, tree switches over their children.
 #include "tac3map/output/viz.hpp"
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 #include <sstream>
 
 #include "tac3map/gen/cg_pattern.hpp"
+#include "tac3map/gen/topologies.hpp"
 #include "tac3map/io/trace.hpp"
 #include "tac3map/model/ccs.hpp"
+#include "tac3map/output/graph_viz.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
@@ -176,6 +181,229 @@ TEST(Viz, NodesListTheirRanksInSlotOrder) {
   for (std::sregex_iterator it(svg.begin(), svg.end(), node), end; it != end; ++it, ++seen)
     EXPECT_EQ((*it)[2].str(), expected[std::stoi((*it)[1].str())]) << (*it)[0].str();
   EXPECT_EQ(seen, cg.box.nodeCount);  // one aggregate panel
+}
+
+// A graph machine running CG on `ranks` ranks (a power of two).
+struct GraphCase {
+  explicit GraphCase(const std::string& text, int ranks = 16)
+      : machine(parseMachine(text, "graph.json")),
+        box(makeBox(machine, machine.shapeText())),
+        router(machine, box),
+        problem(generateCgProblem(CgOptions{ranks})) {}
+  Machine machine;
+  Box box;
+  Network router;
+  Problem problem;
+};
+
+// The same machine file with its switches listed last and in reverse (compute nodes keep
+// their order): a layout that followed file order would no longer draw a tree uncrossed.
+std::string switchesReversed(const std::string& text) {
+  nlohmann::json doc = nlohmann::json::parse(text), compute = nlohmann::json::array(),
+                 switches = nlohmann::json::array();
+  for (const auto& node : doc["nodes"])
+    (node.value("compute", true) ? compute : switches).push_back(node);
+  for (auto it = switches.rbegin(); it != switches.rend(); ++it) compute.push_back(*it);
+  doc["nodes"] = compute;
+  return doc.dump();
+}
+
+std::string xmlText(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else
+      out += c;
+  }
+  return out;
+}
+
+// What a graph picture shows, read back from its text.
+struct GraphPicture {
+  using Panel = std::pair<std::string, std::string>;  // mapping, ccs
+  std::map<Panel, std::map<LinkId, int>> loads;
+  std::map<Panel, std::map<LinkId, std::string>> titles;  // of loaded links
+  std::map<Panel, std::multiset<LinkId>> idle;
+  std::map<Panel, std::multiset<int>> nodes;
+  std::map<Panel, std::multiset<std::string>> switches;
+  // In the first panel: centres of compute nodes (box ids) and switches (names).
+  std::map<int, std::pair<double, double>> computeAt;
+  std::map<std::string, std::pair<double, double>> switchAt;
+};
+
+GraphPicture readGraphPicture(const std::string& svg) {
+  GraphPicture picture;
+  const std::regex panel(R"re(<g class="panel" data-mapping="(\d+)" data-ccs="(\w+)")re");
+  const std::regex link(
+      R"re(<path class="link" data-link="(\d+)" data-load="(\d+)".*<title>(.*)</title>)re");
+  const std::regex idle(R"re(<path class="idle" data-link="(\d+)")re");
+  const std::regex node(
+      R"re(<rect class="node" data-node="(\d+)" data-task="[-0-9,]+" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)")re");
+  const std::regex sw(
+      R"re(<circle class="switch" data-graph-node="\d+" data-name="([^"]+)" data-level="\d+" cx="([\d.]+)" cy="([\d.]+)")re");
+  GraphPicture::Panel at;
+  bool first = false;
+  std::istringstream lines(svg);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, panel)) {
+      first = picture.loads.empty() && picture.idle.empty() && picture.nodes.empty();
+      at = {m[1], m[2]};
+    }
+    if (std::regex_search(line, m, link)) {
+      picture.loads[at][std::stoi(m[1])] = std::stoi(m[2]);
+      picture.titles[at][std::stoi(m[1])] = m[3];
+    }
+    if (std::regex_search(line, m, idle)) picture.idle[at].insert(std::stoi(m[1]));
+    if (std::regex_search(line, m, node)) {
+      picture.nodes[at].insert(std::stoi(m[1]));
+      const double half = std::stod(m[4]) / 2;
+      if (first)
+        picture.computeAt[std::stoi(m[1])] = {std::stod(m[2]) + half, std::stod(m[3]) + half};
+    }
+    if (std::regex_search(line, m, sw)) {
+      picture.switches[at].insert(m[1]);
+      if (first) picture.switchAt[m[1]] = {std::stod(m[2]), std::stod(m[3])};
+    }
+  }
+  return picture;
+}
+
+TEST(Viz, GraphLayoutLevelsAreHopsFromComputeNodesInBarycentreOrder) {
+  const GraphNetwork tree = parseGraphNetwork(switchesReversed(treeMachine({2, 2, 4}, {{}})), "t");
+  const GraphLayout layout = graphLayout(tree);
+  ASSERT_EQ(layout.rows.size(), 4u);  // compute nodes, leaf switches, their parents, the root
+  EXPECT_EQ(layout.rows[0], tree.compute);
+  const auto names = [&](int level) {
+    std::vector<std::string> out;
+    for (int node : layout.rows[level]) out.push_back(tree.nodes[node].name);
+    return out;
+  };
+  // Depth first: s0 has leaves s1 (c0-c3) and s2 (c4-c7); s3 has s4 and s5.
+  EXPECT_EQ(names(1), (std::vector<std::string>{"s1", "s2", "s4", "s5"}));
+  EXPECT_EQ(names(2), (std::vector<std::string>{"s0", "s3"}));
+  EXPECT_EQ(names(3), (std::vector<std::string>{"root"}));
+  for (std::size_t node = 0; node < tree.nodes.size(); ++node)
+    EXPECT_EQ(layout.rows[layout.level[node]][layout.position[node]], static_cast<int>(node));
+  // A dragonfly: every router has hosts, so all routers are one row above them.
+  const GraphNetwork fly = parseGraphNetwork(dragonflyMachine(4, 2, 2, {}, {}), "d");
+  const GraphLayout flat = graphLayout(fly);
+  ASSERT_EQ(flat.rows.size(), 2u);
+  EXPECT_EQ(flat.rows[1].size(), 8u);
+}
+
+TEST(Viz, GraphSvgCarriesEachCcsLoadsAndDrawsEveryNodeAndSwitch) {
+  for (const std::string& text : {switchesReversed(fatTreeMachine(4, 2, {})),
+                                  treeMachine({4, 4}, {{}}), dragonflyMachine(4, 2, 2, {}, {})}) {
+    const GraphCase g(text);
+    const GraphNetwork& graph = *g.machine.graph;
+    SCOPED_TRACE(graph.name);
+    const std::vector<VizMapping> mappings = {{"random", randomMapping(16, g.box, 7)},
+                                              {"identity", identityMapping(16, g.box)}};
+    const std::string svg = renderSvg(g.machine, g.box, g.router, g.problem, mappings, {"t"});
+    std::string why;
+    ASSERT_TRUE(wellFormed(svg, why)) << why;
+    const GraphPicture picture = readGraphPicture(svg);
+    std::multiset<int> allNodes;
+    for (int i = 0; i < 16; ++i) allNodes.insert(i);
+    std::multiset<std::string> allSwitches;
+    for (const GraphNode& node : graph.nodes)
+      if (!node.compute) allSwitches.insert(node.name);
+    ASSERT_EQ(picture.nodes.size(), 2u * (g.problem.realCcsCount + 1));  // every panel drawn
+    for (const auto& [panel, nodes] : picture.nodes) {
+      EXPECT_EQ(nodes, allNodes) << panel.first << " " << panel.second;
+      EXPECT_EQ(picture.switches.at(panel), allSwitches);
+      // Every link once per panel: loaded or idle.
+      std::multiset<LinkId> links =
+          picture.idle.count(panel) ? picture.idle.at(panel) : std::multiset<LinkId>{};
+      for (const auto& [link, load] : picture.loads.at(panel)) links.insert(link);
+      EXPECT_EQ(links.size(), static_cast<std::size_t>(g.router.linkIdLimit()));
+      EXPECT_EQ(std::set<LinkId>(links.begin(), links.end()).size(), links.size());
+    }
+    for (std::size_t k = 0; k < mappings.size(); ++k) {
+      const std::string id = std::to_string(k);
+      // Reference: every route walked with the network's plain route(), counted per CCS.
+      std::vector<std::map<LinkId, int>> expected(g.problem.realCcsCount);
+      std::map<LinkId, int> worst;
+      const Mapping& m = mappings[k].mapping;
+      for (std::size_t c = 0; c < g.problem.communicationCount(); ++c)
+        for (LinkId l :
+             g.router.route(m.nodeOfTask[g.problem.src[c]], m.nodeOfTask[g.problem.dst[c]]))
+          ++expected[g.problem.ccs[c]][l];
+      for (int t = 0; t < g.problem.realCcsCount; ++t) {
+        const GraphPicture::Panel panel{id, std::to_string(t)};
+        EXPECT_EQ(picture.loads.at(panel), expected[t]) << "mapping " << k << " ccs " << t;
+        for (const auto& [l, n] : expected[t]) worst[l] = std::max(worst[l], n);
+        for (const auto& [l, n] : expected[t])
+          EXPECT_EQ(picture.titles.at(panel).at(l), xmlText(g.router.linkName(l)) + ": " +
+                                                        std::to_string(n) +
+                                                        (n == 1 ? " message" : " messages"));
+      }
+      EXPECT_EQ(picture.loads.at({id, "all"}), worst) << "mapping " << k;
+    }
+    // Compute nodes on the bottom row, below every switch.
+    ASSERT_EQ(picture.computeAt.size(), 16u);
+    ASSERT_EQ(picture.switchAt.size(), allSwitches.size());
+    double lowestSwitch = 0;
+    for (const auto& [name, at] : picture.switchAt)
+      lowestSwitch = std::max(lowestSwitch, at.second);
+    for (const auto& [node, at] : picture.computeAt) {
+      EXPECT_GT(at.second, lowestSwitch) << node;
+      EXPECT_EQ(at.second, picture.computeAt.at(0).second) << node;
+    }
+    // A leaf switch (next to compute nodes) lies over them: within their span.
+    for (int s = 0; s < static_cast<int>(graph.nodes.size()); ++s) {
+      if (graph.nodes[s].compute) continue;
+      double low = 1e9, high = -1e9;
+      for (const GraphArc& arc : graph.arcs)
+        if (arc.from == s && graph.nodes[arc.to].compute) {
+          const auto i = std::find(graph.compute.begin(), graph.compute.end(), arc.to);
+          const double x = picture.computeAt.at(static_cast<int>(i - graph.compute.begin())).first;
+          low = std::min(low, x), high = std::max(high, x);
+        }
+      if (low > high) continue;
+      const double x = picture.switchAt.at(graph.nodes[s].name).first;
+      EXPECT_TRUE(x >= low && x <= high) << graph.nodes[s].name << " at " << x;
+    }
+  }
+}
+
+// On a tree (switches listed out of order in the file), no two links between the same two
+// rows cross: their lower ends and their upper ends come in the same left-to-right order.
+TEST(Viz, GraphTreesDrawWithoutCrossings) {
+  for (const std::vector<int>& arity :
+       {std::vector<int>{4, 4}, std::vector<int>{2, 2, 4}, std::vector<int>{3, 2, 2}}) {
+    const int ranks = arity[0] == 3 ? 8 : 16;  // 12 compute nodes: 8 ranks, some nodes free
+    const GraphCase g(switchesReversed(treeMachine(arity, {{}})), ranks);
+    const GraphNetwork& graph = *g.machine.graph;
+    const GraphPicture picture =
+        readGraphPicture(renderSvg(g.machine, g.box, g.router, g.problem,
+                                   {{"identity", identityMapping(ranks, g.box)}}, {"t", true}));
+    ASSERT_EQ(picture.computeAt.size(), static_cast<std::size_t>(graph.computeCount()));
+    const auto at = [&](int node) {
+      if (!graph.nodes[node].compute) return picture.switchAt.at(graph.nodes[node].name);
+      const auto i = std::find(graph.compute.begin(), graph.compute.end(), node);
+      return picture.computeAt.at(static_cast<int>(i - graph.compute.begin()));
+    };
+    // Each link as (lower end, upper end): y grows downwards.
+    std::vector<std::pair<std::pair<double, double>, std::pair<double, double>>> edges;
+    for (std::size_t a = 0; a < graph.arcs.size(); a += 2) {
+      auto lower = at(graph.arcs[a].from), upper = at(graph.arcs[a].to);
+      if (lower.second < upper.second) std::swap(lower, upper);
+      ASSERT_GT(lower.second, upper.second) << "a tree link joins two rows";
+      edges.push_back({lower, upper});
+    }
+    int crossings = 0;
+    for (const auto& [lower1, upper1] : edges)
+      for (const auto& [lower2, upper2] : edges)
+        if (lower1.second == lower2.second && upper1.second == upper2.second &&
+            lower1.first < lower2.first && upper1.first > upper2.first)
+          ++crossings;
+    EXPECT_EQ(crossings, 0) << "tree " << arity.size() << " levels";
+  }
 }
 
 }  // namespace

@@ -409,8 +409,17 @@ int runViz(const VizOptionsCli& o) {
   for (const std::string& name : {o.mapping, o.compare})
     if (!name.empty()) mappings.push_back({name, job.mapping(name)});
   VizOptions options;
-  options.title = job.machine.name + " box " + job.box.shapeText() + ", " + o.input.trace + " (" +
-                  std::to_string(job.sets.sets.size()) + " CCS)";
+  // A graph machine has no box shape: its compute nodes are counted instead.
+  options.title = job.machine.name;
+  if (job.machine.isGraph()) {
+    options.title += ' ';
+    options.title += std::to_string(job.box.nodeCount);
+    options.title += " compute nodes";
+  } else {
+    options.title += " box ";
+    options.title += job.box.shapeText();
+  }
+  options.title += ", " + o.input.trace + " (" + std::to_string(job.sets.sets.size()) + " CCS)";
   // One panel per CCS stays readable up to about a thousand nodes and a dozen CCSs.
   options.aggregateOnly = o.aggregateOnly || job.box.nodeCount > 1500 || job.sets.sets.size() > 16;
   StagedFile file(o.output,

@@ -2,55 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <sstream>
 
 #include "tac3map/model/link_loads.hpp"
+#include "tac3map/output/graph_viz.hpp"
+#include "viz_parts.hpp"
 
 namespace tac3map {
 namespace {
 
-std::string escaped(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-std::string number(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f", value);
-  return buffer;
-}
-
-const char* loadColour(int load) {
-  if (load <= 1) return "#2a9d4b";
-  if (load == 2) return "#f4a300";
-  return "#d62828";
-}
-
-std::string taskColour(int task) {
-  if (task < 0) return "#e4e4e4";
-  char buffer[48];
-  std::snprintf(buffer, sizeof buffer, "hsl(%.0f,55%%,72%%)", std::fmod(task * 137.508, 360.0));
-  return buffer;
-}
+using vizparts::escaped;
+using vizparts::number;
 
 // Geometry of one panel: cell size, gaps between inner groups, where a node's centre is.
 struct Geometry {
@@ -127,6 +89,7 @@ GridLayout gridLayout(const Machine& machine, const Box& box) {
 std::string renderSvg(const Machine& machine, const Box& box, const Network& router,
                       const Problem& problem, const std::vector<VizMapping>& mappings,
                       const VizOptions& options) {
+  if (router.isGraph()) return renderGraphSvg(router, problem, mappings, options);
   const GridLayout layout = gridLayout(machine, box);
   const int outerAxes = (machine.axisCount() + 1) / 2;
   const auto innerCount = [&](const std::vector<int>& axes) {
@@ -151,120 +114,63 @@ std::string renderSvg(const Machine& machine, const Box& box, const Network& rou
              40.0,   48.0};
   const bool labels = cell >= 14;
   const double panelWidth = g.width() + g.left + 20, panelHeight = g.height() + g.top + 24;
-  const int panels = options.aggregateOnly ? 1 : problem.realCcsCount + 1;
-  const double headerHeight = 92;
-  const double width = panelWidth * static_cast<double>(mappings.size()) + 20;
-  const double height = headerHeight + panelHeight * panels + 10;
 
   std::ostringstream svg;
-  svg << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << number(width) << "\" height=\""
-      << number(height) << "\" viewBox=\"0 0 " << number(width) << " " << number(height)
-      << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
-      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      << "<text x=\"10\" y=\"18\" font-size=\"14\" font-weight=\"bold\">" << escaped(options.title)
-      << "</text>\n";
-  // Legend: what the colours and the layout mean.
+  // Legend: what the layout means (the colours' legend is shared).
   const auto axisNames = [&](const std::vector<int>& axes) {
     std::string text;
     for (int a : axes) text += (text.empty() ? "" : ", ") + escaped(machine.axes[a].name);
     return text;
   };
-  svg << "<text x=\"10\" y=\"36\">columns: " << axisNames(layout.columnAxes)
-      << " (outer to inner); rows: " << axisNames(layout.rowAxes)
-      << "; a node's colour and number: its task (grey: free)</text>\n";
-  const char* legend[] = {"1 message", "2 messages", "3 or more: contention"};
-  for (int k = 0; k < 3; ++k) {
-    const double x = 10 + k * 150;
-    svg << "<line x1=\"" << x << "\" y1=\"52\" x2=\"" << x + 24 << "\" y2=\"52\" stroke=\""
-        << loadColour(k + 1) << "\" stroke-width=\"3\"/>"
-        << "<text x=\"" << x + 30 << "\" y=\"56\">" << legend[k] << "</text>\n";
-  }
-  svg << "<text x=\"10\" y=\"74\">a link is a curve from its source node, bending to the "
-         "right of its direction; colour: messages of the CCS on it</text>\n";
-
-  for (std::size_t m = 0; m < mappings.size(); ++m) {
-    const Mapping& mapping = mappings[m].mapping;
-    const auto loads = linkLoads(problem, router, mapping);
-    std::map<LinkId, int> aggregate;
-    for (const auto& ccs : loads)
-      for (const auto& [link, load] : ccs) aggregate[link] = std::max(aggregate[link], load);
-    // A node's ranks in slot order (several ranks per node: all are listed, the first colours).
-    std::vector<std::vector<int>> ranksAt(box.nodeCount);
-    for (int task = 0; task < mapping.tasks(); ++task)
-      ranksAt[mapping.nodeOfTask[task]].push_back(task);
-    for (auto& ranks : ranksAt)
-      std::sort(ranks.begin(), ranks.end(),
-                [&](int a, int b) { return mapping.slotOf(a) < mapping.slotOf(b); });
-    for (int p = 0; p < panels; ++p) {
-      const bool all = options.aggregateOnly || p == problem.realCcsCount;
-      const std::map<LinkId, int>& shown = all ? aggregate : loads[p];
-      int worst = 0;
-      for (const auto& [link, load] : shown) worst = std::max(worst, load);
-      const double ox = 10 + panelWidth * static_cast<double>(m);
-      const double oy = headerHeight + panelHeight * p;
-      const std::string ccsId = all ? "all" : std::to_string(p);
-      svg << "<g class=\"panel\" data-mapping=\"" << m << "\" data-ccs=\"" << ccsId
-          << "\" transform=\"translate(" << number(ox) << "," << number(oy) << ")\">\n"
-          << "<text x=\"0\" y=\"14\" font-weight=\"bold\">" << escaped(mappings[m].label) << " - "
-          << (all ? std::string("all CCSs (largest load per link)") : "CCS " + std::to_string(p))
-          << ", busiest link: " << worst << "</text>\n";
-      // Outer coordinates above each inner group of columns and left of each group of rows.
-      // Label every group where there is room, else every k-th (text ~6.5 px a character).
-      const double groupWidth = g.innerColumns * cell + g.gap;
-      const int labelEvery =
-          std::max(1, static_cast<int>(std::ceil(6.5 * 4 * outerAxes / groupWidth)));
-      for (int column = 0; column < layout.columns; column += g.innerColumns * labelEvery) {
-        svg << "<text x=\"" << number(g.x(column)) << "\" y=\"" << number(g.top - 6) << "\">"
-            << groupLabel(layout.columnAxes, column / g.innerColumns) << "</text>\n";
-      }
-      for (int row = 0; row < layout.rows; row += g.innerRows) {
-        svg << "<text x=\"0\" y=\"" << number(g.y(row) + cell * 0.7) << "\">"
-            << groupLabel(layout.rowAxes, row / g.innerRows) << "</text>\n";
-      }
-      for (int node = 0; node < box.nodeCount; ++node) {
-        const GridPlace& at = layout.place[node];
-        const int first = ranksAt[node].empty() ? -1 : ranksAt[node].front();
-        std::string label;  // "-1" for a free node
-        for (int rank : ranksAt[node]) {
-          if (!label.empty()) label += ',';
-          label += std::to_string(rank);
+  std::string layoutNote = "columns: ";
+  layoutNote += axisNames(layout.columnAxes);
+  layoutNote += " (outer to inner); rows: ";
+  layoutNote += axisNames(layout.rowAxes);
+  layoutNote += "; a node's colour and number: its task (grey: free)";
+  vizparts::writeHeader(svg, panelWidth, panelHeight, mappings.size(),
+                        vizparts::panelCount(problem, options), options.title, layoutNote,
+                        "a link is a curve from its source node, bending to the right of its "
+                        "direction; colour: messages of the CCS on it");
+  vizparts::writePanels(
+      svg, problem, router, mappings, options, panelWidth, panelHeight,
+      [&](const std::vector<std::vector<int>>& ranksAt, const std::map<LinkId, int>& shown) {
+        // Outer coordinates above each inner group of columns and left of each group of rows.
+        // Label every group where there is room, else every k-th (text ~6.5 px a character).
+        const double groupWidth = g.innerColumns * cell + g.gap;
+        const int labelEvery =
+            std::max(1, static_cast<int>(std::ceil(6.5 * 4 * outerAxes / groupWidth)));
+        for (int column = 0; column < layout.columns; column += g.innerColumns * labelEvery) {
+          svg << "<text x=\"" << number(g.x(column)) << "\" y=\"" << number(g.top - 6) << "\">"
+              << groupLabel(layout.columnAxes, column / g.innerColumns) << "</text>\n";
         }
-        if (label.empty()) label = "-1";
-        svg << "<rect class=\"node\" data-node=\"" << node << "\" data-task=\"" << label
-            << "\" x=\"" << number(g.x(at.column) + 1) << "\" y=\"" << number(g.y(at.row) + 1)
-            << "\" width=\"" << number(cell - 2) << "\" height=\"" << number(cell - 2)
-            << "\" fill=\"" << taskColour(first) << "\" stroke=\"#888\"/>";
-        if (labels && first >= 0)
-          svg << "<text x=\"" << number(g.x(at.column) + cell / 2) << "\" y=\""
-              << number(g.y(at.row) + cell * 0.66) << "\" text-anchor=\"middle\" font-size=\""
-              << number(cell * 0.42 / std::max<std::size_t>(1, (label.size() + 2) / 3)) << "\">"
-              << label << "</text>";
-        svg << "\n";
-      }
-      for (const auto& [link, load] : shown) {
-        const GridPlace& from = layout.place[router.linkSource(link)];
-        const GridPlace& to = layout.place[router.linkTarget(link)];
-        const double x1 = g.x(from.column) + cell / 2, y1 = g.y(from.row) + cell / 2;
-        const double x2 = g.x(to.column) + cell / 2, y2 = g.y(to.row) + cell / 2;
-        // A curve bending to the right of the direction of travel: the two directions of a
-        // link stay apart, and long jumps (wrap-around, outer axes) arc clear of the nodes.
-        const double dx = x2 - x1, dy = y2 - y1, length = std::max(1.0, std::hypot(dx, dy));
-        const double bend = cell * 0.18 + length * 0.12;
-        const double cx = (x1 + x2) / 2 - dy / length * bend;
-        const double cy = (y1 + y2) / 2 + dx / length * bend;
-        svg << "<path class=\"link\" data-link=\"" << link << "\" data-load=\"" << load
-            << "\" d=\"M" << number(x1) << "," << number(y1) << " Q" << number(cx) << ","
-            << number(cy) << " " << number(x2) << "," << number(y2) << "\" fill=\"none\" stroke=\""
-            << loadColour(load) << "\" stroke-width=\""
-            << number(std::min(1.5 + load, 5.0) * cell / 24) << "\" stroke-opacity=\"0.8\"><title>"
-            << escaped(machine.axes[router.linkAxis(link)].name)
-            << (router.linkIsPlus(link) ? "+" : "-") << " from node " << router.linkSource(link)
-            << ": " << load << " message" << (load == 1 ? "" : "s") << "</title></path>\n";
-      }
-      svg << "</g>\n";
-    }
-  }
+        for (int row = 0; row < layout.rows; row += g.innerRows) {
+          svg << "<text x=\"0\" y=\"" << number(g.y(row) + cell * 0.7) << "\">"
+              << groupLabel(layout.rowAxes, row / g.innerRows) << "</text>\n";
+        }
+        for (int node = 0; node < box.nodeCount; ++node) {
+          const GridPlace& at = layout.place[node];
+          vizparts::writeNodeRect(svg, node, ranksAt[node], g.x(at.column), g.y(at.row), cell,
+                                  labels);
+        }
+        for (const auto& [link, load] : shown) {
+          const GridPlace& from = layout.place[router.linkSource(link)];
+          const GridPlace& to = layout.place[router.linkTarget(link)];
+          const double x1 = g.x(from.column) + cell / 2, y1 = g.y(from.row) + cell / 2;
+          const double x2 = g.x(to.column) + cell / 2, y2 = g.y(to.row) + cell / 2;
+          // A curve bending to the right of the direction of travel: the two directions of a
+          // link stay apart, and long jumps (wrap-around, outer axes) arc clear of the nodes.
+          const double dx = x2 - x1, dy = y2 - y1, length = std::max(1.0, std::hypot(dx, dy));
+          const double bend = cell * 0.18 + length * 0.12;
+          const double cx = (x1 + x2) / 2 - dy / length * bend;
+          const double cy = (y1 + y2) / 2 + dx / length * bend;
+          std::string what = escaped(machine.axes[router.linkAxis(link)].name);
+          what += router.linkIsPlus(link) ? "+" : "-";
+          what += " from node ";
+          what += std::to_string(router.linkSource(link));
+          vizparts::writeLinkPath(svg, link, load, vizparts::curve(x1, y1, cx, cy, x2, y2), cell,
+                                  what);
+        }
+      });
   svg << "</svg>\n";
   return svg.str();
 }

@@ -1,7 +1,9 @@
 // SVG pictures of mappings: the box's nodes laid out in 2D (docs/viz.md), each coloured by the
 // task on it, and per CCS the directed links coloured by how many of the CCS's messages use
 // them (1 = fine, more = contention); one panel per CCS plus one with each link's largest
-// load over the CCSs. Several mappings are drawn side by side, one column each.
+// load over the CCSs. Several mappings are drawn side by side, one column each. A graph
+// machine's picture is layered instead (graph_viz.hpp); both share the header, legend, panels
+// and node and link elements (src/output/viz_parts.hpp).
 #pragma once
 
 #include <map>
@@ -45,6 +47,7 @@ struct VizOptions {
   bool aggregateOnly = false;  // one panel per mapping (large boxes), not one per CCS
 };
 
+// On a graph machine (router.isGraph()) this is renderGraphSvg's picture.
 std::string renderSvg(const Machine& machine, const Box& box, const Network& router,
                       const Problem& problem, const std::vector<VizMapping>& mappings,
                       const VizOptions& options);
