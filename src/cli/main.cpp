@@ -1,6 +1,8 @@
 // The tac3map command: subcommands map, score, ccs and gen (see README.md).
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <new>
+#include <stdexcept>
 
 #include "bcast_command.hpp"
 #include "commands.hpp"
@@ -70,6 +72,12 @@ void addBoxOptions(CLI::App& app, BoxInput& box) {
 }
 
 }  // namespace
+
+// Exit codes (docs/errors.md): 0 done; 1 bad input (the message names the file and line or
+// JSON path); 3 the job is too large for this machine or for tac3map's limits; 4 an internal
+// error (a bug). Command-line usage errors exit with CLI11's codes (105 a bad value, 106 a
+// missing option, 109 an unexpected argument, ...).
+constexpr int kExitInput = 1, kExitTooLarge = 3, kExitInternal = 4;
 
 int main(int argc, char** argv) {
   const MpiSession mpi(&argc, &argv);  // only when launched by mpirun (distributed.hpp)
@@ -334,10 +342,25 @@ int main(int argc, char** argv) {
     if (bcastCmd->parsed()) return runBcast(bcast);
     for (CLI::App* kind : topologyKinds)
       if (kind->parsed()) return runTopology(kind->get_name(), topology);
-  } catch (const std::exception& e) {
+  } catch (const tac3map::InputError& e) {
     // Every MPI process reads the same inputs and fails alike: one message is enough.
     if (MpiSession::rank() == 0) std::cerr << "tac3map: error: " << e.what() << "\n";
-    return 1;
+    return kExitInput;
+  } catch (const std::bad_alloc&) {
+    if (MpiSession::rank() == 0)
+      std::cerr << "tac3map: error: out of memory: the job is larger than this machine can hold "
+                   "(limits: docs/limits.md)\n";
+    return kExitTooLarge;
+  } catch (const std::length_error& e) {
+    if (MpiSession::rank() == 0)
+      std::cerr << "tac3map: error: the job is too large: " << e.what()
+                << " (limits: docs/limits.md)\n";
+    return kExitTooLarge;
+  } catch (const std::exception& e) {
+    if (MpiSession::rank() == 0)
+      std::cerr << "tac3map: internal error: " << e.what()
+                << " (a bug: please report it with the command line and its input files)\n";
+    return kExitInternal;
   }
   return 0;
 }

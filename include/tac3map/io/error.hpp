@@ -7,9 +7,15 @@
 
 namespace tac3map {
 
+// Messages longer than kMaxErrorLength keep their start and end: a 50 MB token quoted from a
+// bad file must not be echoed whole.
+inline constexpr std::size_t kMaxErrorLength = 1000;
+std::string shortenedMessage(const std::string& message);
+
 class InputError : public std::runtime_error {
  public:
-  explicit InputError(const std::string& message) : std::runtime_error(message) {}
+  explicit InputError(const std::string& message)
+      : std::runtime_error(shortenedMessage(message)) {}
 };
 
 // "file:line: message"
