@@ -274,8 +274,12 @@ TEST_F(Cli, IterationAndEagerSendsReachTheExtractor) {
 
 TEST_F(Cli, TraceWithoutNetworkTrafficHasNothingToOptimize) {
   const std::string t = file("self.trace", "tac3map-trace 1\nranks 2\n0 sendrecv 0 8 0 8\n");
-  const Outcome r = run("map --machine topologies/fx10.json --shape 1x1x1x2x1x1 --trace " + t +
-                        " -o " + out("m.map"));
+  const std::string job = "map --machine topologies/fx10.json --shape 1x1x1x2x1x1 --trace " + t;
+  // Without messages between ranks the trace is refused, unless --allow-empty.
+  expectCleanFailure(job + " -o " + out("m.map"),
+                     t + ": the trace has no messages between ranks; pass --allow-empty to "
+                         "accept it");
+  const Outcome r = run(job + " --allow-empty -o " + out("m.map"));
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.out.find("stopped: nothing-to-optimize"), std::string::npos) << r.out;
 }
@@ -988,6 +992,55 @@ TEST_F(Cli, BcastOnATreeEndToEnd) {
     {"between": ["c", "a"], "bandwidth": 1, "latency": 0}]})");
   expectCleanFailure("bcast --machine " + ring + " --root a -o " + out("x.json"),
                      "bcast needs a tree network");
+}
+
+// Issue 14, items 5 and 10: DUMPI input from dumpi's folder (its .txt conversions), with the
+// missing rank named; garbage given as DUMPI is an error naming the file, and nothing is
+// written.
+TEST_F(Cli, DumpiFolderAndGarbageTraces) {
+  const Outcome folder = run("ccs --json --trace tests/data/dumpi");
+  ASSERT_EQ(folder.exitCode, 0) << folder.err;
+  const Outcome native = run("ccs --json --trace tests/data/ring.trace");
+  ASSERT_EQ(native.exitCode, 0) << native.err;
+  const auto ccs = [](const std::string& json) {
+    auto parsed = nlohmann::json::parse(json)["ccs"];
+    for (auto& set : parsed)
+      for (auto& m : set) m.erase("line");  // lines differ between the formats
+    return parsed;
+  };
+  EXPECT_EQ(ccs(folder.out), ccs(native.out));
+
+  const fs::path partial = dir_ / "partial";
+  fs::create_directories(partial);
+  for (const char* rank : {"0000", "0001", "0003"})
+    fs::copy_file(sourcePath("tests/data/dumpi/dumpi-0000-" + std::string(rank) + ".txt"),
+                  partial / ("dumpi-0000-" + std::string(rank) + ".txt"));
+  std::ofstream(partial / "dumpi-0000-0002.bin") << "binary";
+  const std::string convert = "convert --to simgrid-ti -o " + out("x.ti") + " ";
+  expectCleanFailure(convert + partial.string(),
+                     partial.string() +
+                         ": no DUMPI text file for rank 2 (expected dumpi-0000-0002.txt; convert "
+                         "the .bin files with dumpi2ascii)");
+  const std::string empty = file("empty.txt", "");
+  expectCleanFailure(convert + "--format dumpi " + empty,
+                     empty +
+                         ": no DUMPI calls (expected the text dumpi2ascii prints: 'MPI_Init "
+                         "entering at walltime ...' blocks)");
+  std::string bytes =
+      "\x7f"
+      "ELF";
+  for (int i = 0; i < 512; ++i) bytes += static_cast<char>((i * 131 + 7) % 256);
+  const std::string noise = file("noise.bin", bytes);
+  expectCleanFailure(convert + "--format dumpi " + noise, noise + ": no DUMPI calls");
+  const fs::path nothing = dir_ / "nothing";
+  fs::create_directories(nothing);
+  expectCleanFailure("map " + kFx10 + " --shape 2x2x2x2x3x2 -o " + out("m.map") +
+                         " --trace-format dumpi --trace " + nothing.string(),
+                     nothing.string() + ": no DUMPI trace in this folder");
+  const std::string quiet = file("quiet.trace", "tac3map-trace 1\nranks 2\n0 barrier\n1 barrier\n");
+  expectCleanFailure(convert + quiet, quiet + ": the trace has no messages between ranks");
+  const Outcome allowed = run(convert + "--allow-empty " + quiet);
+  EXPECT_EQ(allowed.exitCode, 0) << allowed.err;
 }
 
 }  // namespace

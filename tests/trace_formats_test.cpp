@@ -42,6 +42,7 @@ TEST(TraceFormats, EveryReaderGivesTheNativeCcss) {
   for (const Case& c : {Case{data("ring.simgrid"), TraceFormat::SimgridTi},
                         Case{data("simgrid-old/index"), TraceFormat::SimgridTi},
                         Case{data("dumpi/index"), TraceFormat::Dumpi},
+                        Case{data("dumpi"), TraceFormat::Dumpi},  // the folder itself
                         Case{data("ring.trace"), TraceFormat::Native}}) {
     SCOPED_TRACE(c.path);
     EXPECT_EQ(detectTraceFormat(c.path), c.format);
@@ -93,6 +94,16 @@ class TraceFormatErrors : public ::testing::Test {
       EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
     }
   }
+  // The whole message, exactly.
+  void exact(const std::string& path, TraceFormat format, const std::string& expected) {
+    try {
+      extractCcs(readAnyTrace(path, format, {}));
+      ADD_FAILURE() << "accepted " << path;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), expected);
+    }
+  }
+  std::string at(const std::string& name) const { return (dir_ / name).string(); }
   fs::path dir_;
 };
 
@@ -115,7 +126,9 @@ TEST_F(TraceFormatErrors, DumpiCallsAreCheckedWithTheirFileAndLine) {
                      "int count=4\nMPI_Datatype datatype=99 (MPI_MYSTERY)\nint dest=1\n"
                      "int tag=0\nMPI_Comm comm=2 (MPI_COMM_WORLD)\n" +
                      footer);
-  file("r1.txt", "");
+  file("r1.txt",
+       "MPI_Init entering at walltime 1.0, cputime 1.0 seconds in thread 0.\n"
+       "MPI_Init returning at walltime 1.1, cputime 1.1 seconds in thread 0.\n");
   fails(file("index", "r0.txt\nr1.txt\n"), TraceFormat::Dumpi,
         "r0.txt:1: unknown datatype 'MPI_MYSTERY'");
   file("s0.txt", header +
@@ -169,6 +182,244 @@ TEST_F(TraceFormatErrors, DumpiPcontrolMarksIterations) {
   const CcsSet sets = extractCcs(readAnyTrace(index, TraceFormat::Auto, second));
   ASSERT_EQ(sets.communicationCount(), 1u);
   EXPECT_EQ(sets.sets[0][0].bytes, 100u);
+}
+
+// Issue 14, item 9: SimGrid 3.32 writes a datatype id after the size, which is then a count
+// of that type. Every action with a datatype field, with ids and with names, in the argument
+// positions of SimGrid's replay parsers; without a datatype the size stays in bytes.
+TEST_F(TraceFormatErrors, SimgridDatatypeIdsAndNamesScaleTheCount) {
+  struct Line {
+    std::string text;
+    std::uint64_t bytes, bytes2;
+    int root;
+  };
+  const std::vector<Line> lines = {
+      {"send 1 0 4 0", 32, 0, 0},                // 4 doubles (id 0)
+      {"send 1 0 4 MPI_DOUBLE", 32, 0, 0},       // the same by name
+      {"isend 1 3 10 1", 40, 0, 0},              // int
+      {"recv 1 0 7 7", 56, 0, 0},                // long long
+      {"irecv 1 0 2 14", 32, 0, 0},              // long double
+      {"send 1 0 5", 5, 0, 0},                   // no datatype: bytes
+      {"send 1 5", 5, 0, 0},                     // older, tag-less: bytes
+      {"send 1 5 MPI_INT", 20, 0, 0},            // older with a type name
+      {"sendRecv 2 1 3 1 0 1", 16, 12, 0},       // doubles sent, ints received
+      {"sendRecv 2 1 3 1", 2, 3, 0},             // no datatypes
+      {"bcast 1024 1", 1024, 0, 1},              // '1' is the root, not a datatype
+      {"bcast 1024 1 0", 8192, 0, 1},            // root 1, doubles
+      {"bcast 3 0 MPI_FLOAT", 12, 0, 0},         // a name in the datatype position
+      {"reduce 6 0 1 5", 24, 0, 1},              // floats, root 1
+      {"reduce 6 0", 6, 0, 0},                   // no root, no datatype
+      {"allreduce 6 0 3", 12, 0, 0},             // shorts
+      {"alltoall 5 5 2 2", 5, 0, 0},             // chars
+      {"allgather 5 5 4 4", 40, 0, 0},           // longs
+      {"gather 3 3 1 0 0", 24, 0, 1},            // the send count in the send type
+      {"scatter 9 2 1 0 1", 8, 0, 1},            // the receive count in the receive type
+      {"reducescatter 3 7 0 0", 56, 0, 0},       // 2 ranks' recv counts, comp size, doubles
+      {"reducescatter 3 7 0", 7, 0, 0},          // no datatype
+      {"send 1 0 3 32", 48, 0, 0},               // MPI_DOUBLE_INT as SimGrid sizes it
+      {"send 1 0 3 MPI_DOUBLE_INT", 36, 0, 0}};  // ... and as MPI_Type_size gives it
+  std::string text = "1 init\n";
+  for (const Line& line : lines) text += "0 " + line.text + "\n";
+  const Trace trace = readAnyTrace(file("types.ti", text), TraceFormat::SimgridTi, {});
+  ASSERT_EQ(trace.events[0].size(), lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const Event& e = trace.events[0][i];
+    EXPECT_EQ(e.bytes, lines[i].bytes) << lines[i].text;
+    EXPECT_EQ(e.bytes2, lines[i].bytes2) << lines[i].text;
+    EXPECT_EQ(e.root, lines[i].root) << lines[i].text;
+  }
+  // 'init' with an argument makes MPI_DOUBLE the default type (SMPI's MPE convention).
+  const Trace mpe = readAnyTrace(file("mpe.ti", "0 init 1\n1 init 1\n0 send 1 0 4\n"),
+                                 TraceFormat::SimgridTi, {});
+  EXPECT_EQ(mpe.events[0][0].bytes, 32u);
+}
+
+// The issue's NPB CG class S case: point-to-point counts of MPI_DOUBLE (datatype 0) are 8x
+// the bytes the reader took before.
+TEST_F(TraceFormatErrors, SimgridCgSendsOfDoublesAreEightBytesEach) {
+  std::string text;
+  for (int r = 0; r < 4; ++r) text += std::to_string(r) + " init\n";
+  for (int r = 0; r < 4; ++r) {
+    const std::string me = std::to_string(r), peer = std::to_string(r ^ 1);
+    text += me + " irecv " + peer + " 1 1750 0\n" + me + " send " + peer + " 1 1750 0\n" + me +
+            " wait " + peer + " " + me + " 1\n";
+  }
+  const CcsSet sets = extractCcs(readAnyTrace(file("cg.ti", text), TraceFormat::Auto, {}));
+  ASSERT_EQ(sets.communicationCount(), 4u);
+  for (const Communication& c : sets.sets[0]) EXPECT_EQ(c.bytes, 1750u * 8) << c.src;
+}
+
+TEST_F(TraceFormatErrors, SimgridDatatypesAndSizesAreChecked) {
+  exact(file("a.ti", "1 init\n0 send 1 0 4 99\n"), TraceFormat::SimgridTi,
+        at("a.ti") +
+            ":2: unknown datatype '99' (expected a SimGrid datatype id 0..59 or an MPI name)");
+  exact(file("b.ti", "1 init\n0 bcast 4 0 -1\n"), TraceFormat::SimgridTi,
+        at("b.ti") +
+            ":2: datatype id -1 has no size (SimGrid writes -1 for derived datatypes and "
+            "55/56 for MPI_UB/MPI_LB; its replay sends nothing for them)");
+  exact(file("c.ti", "1 init\n0 send 1 0 -8\n"), TraceFormat::SimgridTi,
+        at("c.ti") + ":2: size -8 is negative");
+  exact(file("d.ti", "1 init\n0 send 1 0 1000000000000000000 0\n"), TraceFormat::SimgridTi,
+        at("d.ti") +
+            ":2: message of 1000000000000000000 x 8 bytes is larger than the largest supported "
+            "(2^62)");
+  exact(file("e.ti", "1 init\n0 allreduce 4611686018427387904 0\n"), TraceFormat::SimgridTi,
+        at("e.ti") +
+            ":2: message of 4611686018427387904 bytes is larger than the largest supported "
+            "(2^62)");
+  exact(file("f.ti", "1 init\n0 send 1 0 99999999999999999999999\n"), TraceFormat::SimgridTi,
+        at("f.ti") +
+            ":2: message of 99999999999999999999999 bytes is larger than the largest "
+            "supported (2^62)");
+  exact(file("g.ti", "1 init\n0 sendRecv -1 1 4 1\n"), TraceFormat::SimgridTi,
+        at("g.ti") + ":2: size -1 is negative");
+  exact(file("h.ti", "1 init\n0 reducescatter 4 0\n"), TraceFormat::SimgridTi,
+        at("h.ti") +
+            ":2: 'reducescatter' takes the form '<rank> reducescatter <recv_count x 2 "
+            "ranks> <comp_size> [datatype]'");
+  // Just below 2^62 is read.
+  const Trace big = readAnyTrace(file("big.ti", "1 init\n0 send 1 0 4611686018427387903\n"),
+                                 TraceFormat::SimgridTi, {});
+  EXPECT_EQ(big.events[0][0].bytes, (std::uint64_t{1} << 62) - 1);
+}
+
+// Issue 14, item 3: DUMPI counts are checked 64-bit numbers: count=-1 is refused, not a
+// huge size, and count x type size may not overflow.
+TEST_F(TraceFormatErrors, DumpiCountsAreCheckedNumbers) {
+  const auto send = [](const std::string& count, const std::string& type) {
+    return "MPI_Send entering at walltime 1.0, cputime 1.0 seconds in thread 0.\nint count=" +
+           count + "\nMPI_Datatype datatype=1 (" + type +
+           ")\nint dest=1\nint tag=0\nMPI_Comm comm=2 (MPI_COMM_WORLD)\n"
+           "MPI_Send returning at walltime 1.1, cputime 1.1 seconds in thread 0.\n";
+  };
+  file("other.txt", send("1", "MPI_CHAR"));
+  file("neg.txt", send("-1", "MPI_CHAR"));
+  exact(file("neg", "neg.txt\nother.txt\n"), TraceFormat::Dumpi,
+        at("neg.txt") + ":1: count -1 is negative");
+  file("huge.txt", send("2305843009213693952", "MPI_DOUBLE"));
+  exact(file("huge", "huge.txt\nother.txt\n"), TraceFormat::Dumpi,
+        at("huge.txt") +
+            ":1: message of 2305843009213693952 x 8 bytes is larger than the largest "
+            "supported (2^62)");
+  file("text.txt", send("many", "MPI_CHAR"));
+  exact(file("text", "text.txt\nother.txt\n"), TraceFormat::Dumpi,
+        at("text.txt") + ":1: expected a count, got 'many'");
+}
+
+// Issue 14, item 8 (readers): CRLF line ends read as LF in every format.
+TEST_F(TraceFormatErrors, EveryReaderAcceptsCrlf) {
+  const auto crlf = [](const std::string& path) {
+    std::ifstream in(path);
+    std::string text;
+    for (std::string line; std::getline(in, line);) text += line + "\r\n";
+    return text;
+  };
+  const auto expected = ccsOf(readTrace(data("ring.trace")));
+  EXPECT_EQ(
+      ccsOf(readAnyTrace(file("ring.trace", crlf(data("ring.trace"))), TraceFormat::Auto, {})),
+      expected);
+  EXPECT_EQ(ccsOf(readAnyTrace(file("ring.ti", crlf(data("ring.simgrid"))), TraceFormat::Auto, {})),
+            expected);
+  std::string index;
+  for (int r = 0; r < 4; ++r) {
+    const std::string name = "dumpi-0000-000" + std::to_string(r) + ".txt";
+    file(name, crlf(data("dumpi/" + name)));
+    index += name + "\r\n";
+  }
+  EXPECT_EQ(detectTraceFormat(file("index", index)), TraceFormat::Dumpi);
+  EXPECT_EQ(ccsOf(readAnyTrace((dir_ / "index").string(), TraceFormat::Auto, {})), expected);
+  EXPECT_EQ(ccsOf(readAnyTrace(dir_.string(), TraceFormat::Auto, {})), expected);  // the folder
+}
+
+// Issue 14, item 10: the folder dumpi writes, with its .txt conversions: ranks by the file
+// names, the missing one named.
+TEST_F(TraceFormatErrors, DumpiFolderNamesTheMissingRank) {
+  const auto copy = [&](int rank) {
+    const std::string name = "dumpi-0000-000" + std::to_string(rank) + ".txt";
+    fs::copy_file(data("dumpi/" + name), dir_ / name);
+  };
+  const std::string folder = dir_.string();
+  exact(folder, TraceFormat::Dumpi,
+        folder +
+            ": no DUMPI trace in this folder (expected the .txt files dumpi2ascii prints, "
+            "named <prefix>-<rank>.txt, e.g. dumpi-2024.05.01.12.00.00-0000.txt)");
+  file("dumpi-0000-0000.bin", "binary");
+  file("dumpi-0000-0002.bin", "binary");
+  exact(folder, TraceFormat::Auto,
+        folder +
+            ": DUMPI binary files only (dumpi-0000-0000.bin ...): convert each with "
+            "dumpi2ascii, e.g. dumpi2ascii dumpi-0000-0000.bin > dumpi-0000-0000.txt");
+  for (int rank : {0, 1, 3}) copy(rank);
+  exact(folder, TraceFormat::Auto,
+        folder +
+            ": no DUMPI text file for rank 2 (expected dumpi-0000-0002.txt; convert the "
+            ".bin files with dumpi2ascii)");
+  fs::remove(dir_ / "dumpi-0000-0002.bin");
+  exact(folder, TraceFormat::Auto,
+        folder +
+            ": no DUMPI text file for rank 2 (expected dumpi-0000-0002.txt; the folder has "
+            "no .bin file for it either)");
+  copy(2);
+  const auto expected = ccsOf(readTrace(data("ring.trace")));
+  EXPECT_EQ(ccsOf(readAnyTrace(folder, TraceFormat::Auto, {})), expected);
+  // The .meta file gives the rank count: a missing last rank is found too.
+  file("dumpi-0000.meta", "hostname=node0\nnumprocs=5\nfileprefix=dumpi-0000\nversion=1\n");
+  exact(folder, TraceFormat::Dumpi,
+        folder +
+            ": no DUMPI text file for rank 4 (expected dumpi-0000-0004.txt; the folder has "
+            "no .bin file for it either)");
+  file("dumpi-0000.meta", "numprocs=4\nfileprefix=dumpi-0000\n");
+  EXPECT_EQ(ccsOf(readAnyTrace(folder, TraceFormat::Dumpi, {})), expected);
+  file("dumpi-0000.meta", "numprocs=four\nfileprefix=dumpi-0000\n");
+  exact(folder, TraceFormat::Dumpi,
+        (dir_ / "dumpi-0000.meta").string() + ":1: expected a rank count, got 'four'");
+  fs::remove(dir_ / "dumpi-0000.meta");
+  file("dumpi-1111-0000.txt", "");
+  exact(folder, TraceFormat::Dumpi,
+        folder +
+            ": DUMPI files of several runs (dumpi-0000-*, dumpi-1111-*): keep one run's "
+            "files per folder");
+  exact(folder, TraceFormat::SimgridTi,
+        folder +
+            ": is a folder: a simgrid-ti trace is a file (or an index file listing one file "
+            "per rank); only DUMPI traces are read from a folder");
+}
+
+// Issue 14, item 5: what is not a DUMPI trace is an error naming the file, and so is a trace
+// without messages between ranks unless allowEmpty (--allow-empty).
+TEST_F(TraceFormatErrors, GarbageAndEmptyTracesAreErrors) {
+  const std::string empty = file("empty", "");
+  exact(empty, TraceFormat::Dumpi,
+        empty +
+            ": no DUMPI calls (expected the text dumpi2ascii prints: 'MPI_Init entering at "
+            "walltime ...' blocks)");
+  std::string noise;
+  for (int i = 0; i < 4096; ++i) noise += static_cast<char>((i * 7919 + 13) % 256);
+  const std::string random = file("random.bin", noise);
+  exact(random, TraceFormat::Dumpi,
+        random +
+            ": no DUMPI calls (expected the text dumpi2ascii prints: "
+            "'MPI_Init entering at walltime ...' blocks)");
+  exact(empty, TraceFormat::Auto, empty + ": no actions in the SimGrid trace");
+  const std::string quiet =
+      file("quiet.trace", "tac3map-trace 1\nranks 2\n0 compute 1\n1 barrier\n");
+  exact(quiet, TraceFormat::Auto,
+        quiet + ": the trace has no messages between ranks; pass --allow-empty to accept it");
+  const std::string self = file("self.ti", "0 init\n0 send 0 0 8\n0 recv 0 0 8\n");
+  exact(self, TraceFormat::Auto,
+        self + ": the trace has no messages between ranks; pass --allow-empty to accept it");
+  TraceOptions allow;
+  allow.allowEmpty = true;
+  EXPECT_EQ(readAnyTrace(quiet, TraceFormat::Auto, allow).ranks, 2);
+  const std::string call =
+      "MPI_Init entering at walltime 1.0, cputime 1.0 seconds in thread 0.\n"
+      "MPI_Init returning at walltime 1.1, cputime 1.1 seconds in thread 0.\n";
+  file("i0.txt", call);
+  file("i1.txt", call);
+  const std::string index = file("iindex", "i0.txt\ni1.txt\n");
+  exact(index, TraceFormat::Auto,
+        index + ": the trace has no messages between ranks; pass --allow-empty to accept it");
+  EXPECT_EQ(readAnyTrace(index, TraceFormat::Auto, allow).ranks, 2);
 }
 
 }  // namespace

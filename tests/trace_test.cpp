@@ -73,5 +73,39 @@ TEST(Trace, ErrorsNameFileAndLine) {
   EXPECT_EQ(errorOf(""), "test.trace: empty trace (expected the header 'tac3map-trace 1')");
 }
 
+// Issue 14, item 3: sizes are checked 64-bit numbers below 2^62, never wrapped or saturated.
+TEST(Trace, ByteCountsAreCheckedNumbers) {
+  EXPECT_EQ(errorOf("tac3map-trace 1\nranks 2\n0 send 1 -1\n"),
+            "test.trace:3: byte count -1 is negative");
+  EXPECT_EQ(errorOf("tac3map-trace 1\nranks 2\n0 send 1 4611686018427387904\n"),
+            "test.trace:3: message of 4611686018427387904 bytes is larger than the largest "
+            "supported (2^62)");
+  EXPECT_EQ(errorOf("tac3map-trace 1\nranks 2\n0 bcast 99999999999999999999999\n"),
+            "test.trace:3: message of 99999999999999999999999 bytes is larger than the largest "
+            "supported (2^62)");
+  EXPECT_EQ(errorOf("tac3map-trace 1\nranks 2\n0 sendrecv 1 8 1 9223372036854775808\n"),
+            "test.trace:3: message of 9223372036854775808 bytes is larger than the largest "
+            "supported (2^62)");
+  EXPECT_EQ(errorOf("tac3map-trace 1\nranks 2\n0 copy -5\n"),
+            "test.trace:3: byte count -5 is negative");
+  const Trace t = traceFromText("tac3map-trace 1\nranks 2\n0 send 1 4611686018427387903\n");
+  EXPECT_EQ(t.events[0][0].bytes, (std::uint64_t{1} << 62) - 1);
+}
+
+// Issue 14, item 8: a trace saved with CRLF line ends reads as with LF.
+TEST(Trace, CrlfLineEndsReadAsLf) {
+  const std::string text =
+      "tac3map-trace 1\n# ring\nranks 2\n0 isend 1 8 3 a\n0 wait a\n1 recv 0 8 3\n"
+      "0 bcast 16 root=1 comm=w\n";
+  std::string crlf;
+  for (char c : text) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  const Trace lf = traceFromText(text), cr = traceFromText(crlf);
+  ASSERT_EQ(cr.events[0].size(), lf.events[0].size());
+  EXPECT_EQ(cr.events[0][0].request, "a");
+  EXPECT_EQ(cr.events[0][2].comm, "w");
+  EXPECT_EQ(cr.events[0][2].root, 1);
+  EXPECT_EQ(cr.events[1][0].tag, 3);
+}
+
 }  // namespace
 }  // namespace tac3map

@@ -20,6 +20,7 @@ struct TraceInput {
   bool eagerSends = false;
   std::string collectives;      // "allreduce=ring,..."
   std::string format = "auto";  // auto | native | simgrid-ti | dumpi
+  bool allowEmpty = false;      // accept a trace without messages between ranks
 };
 
 struct BoxInput {

@@ -23,6 +23,8 @@ CLI::App* addConvertCommand(CLI::App& app, ConvertOptions& o) {
   cmd->add_option("--iteration", o.input.iteration,
                   "which kernel iteration to write when the trace has 'iteration' markers")
       ->capture_default_str();
+  cmd->add_flag("--allow-empty", o.input.allowEmpty,
+                "accept a trace without any message between ranks");
   cmd->add_option("--collectives", o.input.collectives,
                   "algorithm per collective, e.g. allreduce=ring (collectives are written as "
                   "their point-to-point steps)");

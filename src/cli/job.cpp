@@ -13,6 +13,7 @@ namespace tac3map::cli {
 Trace loadTrace(const TraceInput& input) {
   TraceOptions options;
   options.iteration = input.iteration;
+  options.allowEmpty = input.allowEmpty;
   return readAnyTrace(input.trace, parseTraceFormat(input.format), options);
 }
 

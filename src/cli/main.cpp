@@ -23,7 +23,8 @@ using namespace tac3map::cli;
 void addTraceOptions(CLI::App& app, TraceInput& input, bool formatFlag = true) {
   app.add_option("--trace,-t", input.trace,
                  "trace: native, SimGrid time-independent, or DUMPI ascii (an index file listing "
-                 "one file per rank for the latter two)")
+                 "one file per rank for the latter two; for DUMPI also the folder of "
+                 "dumpi2ascii's .txt files)")
       ->required();
   app.add_option(formatFlag ? "--format,--trace-format" : "--trace-format", input.format,
                  "trace format: auto | native | simgrid-ti | dumpi")
@@ -32,6 +33,9 @@ void addTraceOptions(CLI::App& app, TraceInput& input, bool formatFlag = true) {
   app.add_option("--iteration", input.iteration,
                  "which kernel iteration to use when the trace has 'iteration' markers")
       ->capture_default_str();
+  app.add_flag("--allow-empty", input.allowEmpty,
+               "accept a trace without any message between ranks (else an error: usually a "
+               "wrong file or format)");
   app.add_flag("--eager-sends", input.eagerSends,
                "blocking sends complete at once on the sender (small buffered messages)");
   app.add_option("--collectives", input.collectives,

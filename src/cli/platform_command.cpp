@@ -77,7 +77,9 @@ int runPlatform(const PlatformOptions& o) {
     if (o.ranks > 0) {
       ranks = o.ranks;
     } else if (!o.trace.empty()) {
-      const Trace trace = readAnyTrace(o.trace, parseTraceFormat(o.traceFormat), {});
+      TraceOptions options;
+      options.allowEmpty = true;  // only its rank count is used
+      const Trace trace = readAnyTrace(o.trace, parseTraceFormat(o.traceFormat), options);
       ranks = trace.ranks;
       source = trace.source + ":" + std::to_string(trace.ranksLine);
     } else {

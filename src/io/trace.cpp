@@ -1,6 +1,7 @@
 #include "tac3map/io/trace.hpp"
 
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -25,6 +26,10 @@ struct LineReader {
     if (error != std::errc() || end != word.data() + word.size())
       fail(std::string("expected ") + what + ", got '" + word + "'");
     return value;
+  }
+
+  std::uint64_t bytes(std::size_t index) const {
+    return messageBytes(source, line, words[index], "byte count");
   }
 
   int rank(std::size_t index, int ranks, const char* what) const {
@@ -70,7 +75,7 @@ Event parseCollective(const LineReader& r, CollectiveOp op) {
     if (r.words.size() < 3)
       r.fail(std::string("'") + r.words[1] + "' takes the form '<rank> " + r.words[1] +
              " <bytes> [root=<r>] [comm=<id>]'");
-    e.bytes = r.integer<std::uint64_t>(2, "a byte count");
+    e.bytes = r.bytes(2);
     next = 3;
   }
   for (std::size_t i = next; i < r.words.size(); ++i) {
@@ -104,7 +109,7 @@ Event parseEvent(const LineReader& r, int ranks) {
                   verb == "send" ? "send <dst> <bytes> [<tag>]" : "recv <src> <bytes> [<tag>]");
     e.kind = verb == "send" ? EventKind::Send : EventKind::Recv;
     e.peer = r.rank(2, ranks, verb == "send" ? "destination rank" : "source rank");
-    e.bytes = r.integer<std::uint64_t>(3, "a byte count");
+    e.bytes = r.bytes(3);
     if (r.words.size() == 5) e.tag = r.integer<std::int64_t>(4, "a tag");
   } else if (verb == "isend" || verb == "irecv") {
     r.expectWords(
@@ -112,7 +117,7 @@ Event parseEvent(const LineReader& r, int ranks) {
         verb == "isend" ? "isend <dst> <bytes> <tag> <req>" : "irecv <src> <bytes> <tag> <req>");
     e.kind = verb == "isend" ? EventKind::Isend : EventKind::Irecv;
     e.peer = r.rank(2, ranks, verb == "isend" ? "destination rank" : "source rank");
-    e.bytes = r.integer<std::uint64_t>(3, "a byte count");
+    e.bytes = r.bytes(3);
     e.tag = r.integer<std::int64_t>(4, "a tag");
     e.request = r.words[5];
   } else if (verb == "wait") {
@@ -126,9 +131,9 @@ Event parseEvent(const LineReader& r, int ranks) {
     r.expectWords(6, 7, "sendrecv <dst> <sendbytes> <src> <recvbytes> [<tag>]");
     e.kind = EventKind::Sendrecv;
     e.peer = r.rank(2, ranks, "destination rank");
-    e.bytes = r.integer<std::uint64_t>(3, "a byte count");
+    e.bytes = r.bytes(3);
     e.peer2 = r.rank(4, ranks, "source rank");
-    e.bytes2 = r.integer<std::uint64_t>(5, "a byte count");
+    e.bytes2 = r.bytes(5);
     if (r.words.size() == 7) e.tag = r.integer<std::int64_t>(6, "a tag");
   } else if (verb == "barrier") {
     r.expectWords(2, 2, "barrier");
@@ -147,7 +152,7 @@ Event parseEvent(const LineReader& r, int ranks) {
   } else if (verb == "copy") {
     r.expectWords(3, 3, "copy <bytes>");
     e.kind = EventKind::Copy;
-    e.bytes = r.integer<std::uint64_t>(2, "a byte count");
+    e.bytes = r.bytes(2);
   } else {
     r.fail("unknown event '" + verb +
            "' (expected send, recv, isend, irecv, wait, waitall, sendrecv, barrier, compute, "
@@ -158,6 +163,29 @@ Event parseEvent(const LineReader& r, int ranks) {
 }
 
 }  // namespace
+
+std::uint64_t messageBytes(const std::string& file, std::size_t line, const std::string& count,
+                           const char* what, std::uint64_t elementSize) {
+  const bool negative = !count.empty() && count[0] == '-';
+  const char* begin = count.data() + (negative ? 1 : 0);
+  const char* last = count.data() + count.size();
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(begin, last, value);
+  if (begin == last || end != last ||
+      (error != std::errc() && error != std::errc::result_out_of_range))
+    failAt(file, line,
+           std::string("expected a ").append(what).append(", got '").append(count).append("'"));
+  if (negative && (value != 0 || error != std::errc()))
+    failAt(file, line, std::string(what).append(" ").append(count).append(" is negative"));
+  std::uint64_t bytes = 0;
+  if (error != std::errc() || __builtin_mul_overflow(value, elementSize, &bytes) ||
+      bytes >= kMessageBytesLimit) {
+    std::string size = count;
+    if (elementSize != 1) size.append(" x ").append(std::to_string(elementSize));
+    failAt(file, line, "message of " + size + " bytes is larger than the largest supported (2^62)");
+  }
+  return bytes;
+}
 
 const char* collectiveName(CollectiveOp op) {
   for (const CollectiveVerb& c : kCollectives)
@@ -296,6 +324,9 @@ void selectIteration(Trace& trace, const std::vector<std::vector<std::size_t>>& 
 }
 
 Trace readTrace(const std::string& path, const TraceOptions& options) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    failIn(path, "is a folder (expected a trace file)");
   std::ifstream in(path);
   if (!in) failIn(path, "cannot open trace");
   return parseTrace(in, path, options);

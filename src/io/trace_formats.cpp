@@ -5,6 +5,7 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <sstream>
@@ -29,11 +30,18 @@ std::string requestId(int n) {
   return name;
 }
 
+// The file's lines, without a trailing '\r' (files written on Windows read the same).
 std::vector<std::string> readLines(const std::string& path) {
+  std::error_code error;
+  if (fs::is_directory(path, error))
+    failIn(path, "is a folder (expected a trace file, an index file, or a folder of DUMPI files)");
   std::ifstream in(path);
   if (!in) failIn(path, "cannot open trace");
   std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(line);
+  }
   return lines;
 }
 
@@ -59,37 +67,92 @@ bool mentions(const std::string& path, const std::string& needle) {
   return false;
 }
 
-// Sizes of MPI datatypes by name (DUMPI prints them, SimGrid may).
+// MPI datatypes: SimGrid's id (smpi_datatype.cpp, SimGrid 3.32; -1 = no id), name, size
+// in bytes as SimGrid replays it (sizeof of its C type on LP64: pairs padded), and as
+// MPI_Type_size gives it (the data bytes: pairs unpadded), used for names. A table for
+// reading only: SimGrid's code is not used.
+struct MpiType {
+  int id;
+  const char* name;
+  std::uint64_t simgridSize, mpiSize;
+};
+const MpiType kMpiTypes[] = {
+    {0, "MPI_DOUBLE", 8, 8},
+    {1, "MPI_INT", 4, 4},
+    {2, "MPI_CHAR", 1, 1},
+    {3, "MPI_SHORT", 2, 2},
+    {4, "MPI_LONG", 8, 8},
+    {5, "MPI_FLOAT", 4, 4},
+    {6, "MPI_BYTE", 1, 1},
+    {7, "MPI_LONG_LONG", 8, 8},
+    {8, "MPI_SIGNED_CHAR", 1, 1},
+    {9, "MPI_UNSIGNED_CHAR", 1, 1},
+    {10, "MPI_UNSIGNED_SHORT", 2, 2},
+    {11, "MPI_UNSIGNED", 4, 4},
+    {12, "MPI_UNSIGNED_LONG", 8, 8},
+    {13, "MPI_UNSIGNED_LONG_LONG", 8, 8},
+    {14, "MPI_LONG_DOUBLE", 16, 16},
+    {15, "MPI_WCHAR", 4, 4},
+    {16, "MPI_C_BOOL", 1, 1},
+    {17, "MPI_INT8_T", 1, 1},
+    {18, "MPI_INT16_T", 2, 2},
+    {19, "MPI_INT32_T", 4, 4},
+    {20, "MPI_INT64_T", 8, 8},
+    {21, "MPI_UINT8_T", 1, 1},
+    {22, "MPI_UINT16_T", 2, 2},
+    {23, "MPI_UINT32_T", 4, 4},
+    {24, "MPI_UINT64_T", 8, 8},
+    {25, "MPI_C_FLOAT_COMPLEX", 8, 8},
+    {26, "MPI_C_DOUBLE_COMPLEX", 16, 16},
+    {27, "MPI_C_LONG_DOUBLE_COMPLEX", 32, 32},
+    {28, "MPI_AINT", 8, 8},
+    {29, "MPI_OFFSET", 8, 8},
+    {30, "MPI_FLOAT_INT", 8, 8},
+    {31, "MPI_LONG_INT", 16, 12},
+    {32, "MPI_DOUBLE_INT", 16, 12},
+    {33, "MPI_SHORT_INT", 8, 6},
+    {34, "MPI_2INT", 8, 8},
+    {35, "MPI_2FLOAT", 8, 8},
+    {36, "MPI_2DOUBLE", 16, 16},
+    {37, "MPI_2LONG", 16, 16},
+    {38, "MPI_REAL", 4, 4},
+    {39, "MPI_REAL4", 4, 4},
+    {40, "MPI_REAL8", 8, 8},
+    {41, "MPI_REAL16", 16, 16},
+    {42, "MPI_COMPLEX8", 8, 8},
+    {43, "MPI_COMPLEX16", 16, 16},
+    {44, "MPI_COMPLEX32", 16, 32},  // SimGrid gives it two doubles
+    {45, "MPI_INTEGER1", 4, 1},     // SimGrid gives it an int
+    {46, "MPI_INTEGER2", 2, 2},
+    {47, "MPI_INTEGER4", 4, 4},
+    {48, "MPI_INTEGER8", 8, 8},
+    {49, "MPI_INTEGER16", 16, 16},
+    {50, "MPI_LONG_DOUBLE_INT", 32, 20},
+    {51, "MPI_CXX_BOOL", 1, 1},
+    {52, "MPI_CXX_FLOAT_COMPLEX", 8, 8},
+    {53, "MPI_CXX_DOUBLE_COMPLEX", 16, 16},
+    {54, "MPI_CXX_LONG_DOUBLE_COMPLEX", 32, 32},
+    {57, "MPI_PACKED", 1, 1},
+    {58, "MPI_PTR", 8, 8},
+    {59, "MPI_COUNT", 8, 8},
+    // Names only (Fortran and aliases; SimGrid maps them to the ids above).
+    {-1, "MPI_UNSIGNED_LONG_INT", 8, 8},
+    {-1, "MPI_LONG_LONG_INT", 8, 8},
+    {-1, "MPI_INTEGER", 4, 4},
+    {-1, "MPI_LOGICAL", 4, 4},
+    {-1, "MPI_CHARACTER", 1, 1},
+    {-1, "MPI_DOUBLE_PRECISION", 8, 8},
+    {-1, "MPI_COMPLEX", 8, 8},
+    {-1, "MPI_DOUBLE_COMPLEX", 16, 16},
+    {-1, "MPI_2INTEGER", 8, 8},
+    {-1, "MPI_2REAL", 8, 8},
+    {-1, "MPI_2DOUBLE_PRECISION", 16, 16}};
+
+// Size of an MPI datatype by name (DUMPI prints them, SimGrid traces may); 0 if unknown.
 std::uint64_t typeSize(const std::string& name) {
-  static const std::map<std::string, std::uint64_t> sizes = {{"MPI_CHAR", 1},
-                                                             {"MPI_SIGNED_CHAR", 1},
-                                                             {"MPI_UNSIGNED_CHAR", 1},
-                                                             {"MPI_BYTE", 1},
-                                                             {"MPI_PACKED", 1},
-                                                             {"MPI_SHORT", 2},
-                                                             {"MPI_UNSIGNED_SHORT", 2},
-                                                             {"MPI_INT", 4},
-                                                             {"MPI_UNSIGNED", 4},
-                                                             {"MPI_FLOAT", 4},
-                                                             {"MPI_INTEGER", 4},
-                                                             {"MPI_REAL", 4},
-                                                             {"MPI_LONG", 8},
-                                                             {"MPI_UNSIGNED_LONG", 8},
-                                                             {"MPI_LONG_LONG", 8},
-                                                             {"MPI_LONG_LONG_INT", 8},
-                                                             {"MPI_DOUBLE", 8},
-                                                             {"MPI_DOUBLE_PRECISION", 8},
-                                                             {"MPI_INT64_T", 8},
-                                                             {"MPI_UINT64_T", 8},
-                                                             {"MPI_INT32_T", 4},
-                                                             {"MPI_COMPLEX", 8},
-                                                             {"MPI_DOUBLE_COMPLEX", 16},
-                                                             {"MPI_LONG_DOUBLE", 16},
-                                                             {"MPI_2INT", 8},
-                                                             {"MPI_DOUBLE_INT", 12},
-                                                             {"MPI_FLOAT_INT", 8}};
-  const auto it = sizes.find(name);
-  return it == sizes.end() ? 0 : it->second;
+  for (const MpiType& type : kMpiTypes)
+    if (name == type.name) return type.mpiSize;
+  return 0;
 }
 
 struct Reader {
@@ -130,12 +193,38 @@ struct Reader {
 };
 
 // ---- SimGrid time-independent traces --------------------------------------------------
+//
+// The argument layouts are those of SimGrid 3.32's replay parsers (smpi_replay.cpp): fixed
+// positions, optional fields from the end; a datatype field is SimGrid's numeric id (or an
+// MPI name) and makes the size a count of that type. Without it the rank's default type
+// applies: bytes, or MPI_DOUBLE after an `init` with an argument (SMPI's MPE convention).
 
 struct TiRank {
   std::vector<Event> events;
   std::vector<std::pair<std::string, std::string>> live;  // (src dst tag key, request name)
   int next = 0;
+  std::uint64_t defaultType = 1;  // bytes; 8 after 'init <anything>'
 };
+
+// A datatype field: SimGrid's id, or an MPI name; its size in bytes as SimGrid replays it.
+std::uint64_t tiTypeSize(const Reader& r, const std::string& word) {
+  int id = 0;
+  const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), id);
+  const bool numeric = error == std::errc() && end == word.data() + word.size();
+  for (const MpiType& type : kMpiTypes) {
+    if (numeric && type.id >= 0 && id == type.id) return type.simgridSize;
+    if (!numeric && word == type.name) return type.mpiSize;
+  }
+  if (numeric && (id == -1 || id == 55 || id == 56))
+    r.fail("datatype id " + word +
+           " has no size (SimGrid writes -1 for derived datatypes and 55/56 for MPI_UB/MPI_LB; "
+           "its replay sends nothing for them)");
+  r.fail("unknown datatype '" + word + "' (expected a SimGrid datatype id 0..59 or an MPI name)");
+}
+
+bool isTypeName(const std::string& word) {
+  return typeSize(word) > 0;
+}
 
 void readTiLine(const Reader& r, const std::vector<std::string>& words, int ranks,
                 std::vector<TiRank>& state) {
@@ -146,22 +235,20 @@ void readTiLine(const Reader& r, const std::vector<std::string>& words, int rank
   const auto need = [&](std::size_t n, const char* usage) {
     if (words.size() < n) r.fail("'" + words[1] + "' takes the form '<rank> " + usage + "'");
   };
-  const auto bytesAt = [&](std::size_t i) {
-    const long long v = r.integer(words[i], "a size");
-    if (v < 0) r.fail("negative size");
-    // An optional datatype name after the size scales it; else the size is in bytes.
-    std::uint64_t element = 1;
-    if (i + 1 < words.size() && typeSize(words[i + 1]) > 0) element = typeSize(words[i + 1]);
-    return static_cast<std::uint64_t>(v) * element;
+  // words[i] elements of the datatype at words[type] (the default type if absent), in bytes.
+  const auto bytesAt = [&](std::size_t i, std::size_t type) {
+    const std::uint64_t element = type < words.size() ? tiTypeSize(r, words[type]) : s.defaultType;
+    return messageBytes(r.file, r.line, words[i], "size", element);
   };
-  // Current syntax: '<peer> <tag> <size> [type]'; older: '<peer> <size>'.
+  const auto rootAt = [&](std::size_t i) { return i < words.size() ? r.root(words[i]) : 0; };
+  // SimGrid 3.32: '<peer> <tag> <size> [datatype]'; older: '<peer> <size> [datatype name]'.
   const auto pointToPoint = [&](EventKind kind, bool nonBlocking) {
-    need(4, "send|recv|isend|irecv <peer> [<tag>] <size> [datatype]");
+    need(4, "send|recv|isend|irecv <peer> <tag> <size> [datatype]");
     Event e = r.event(kind);
     e.peer = r.rank(words[2], ranks, "peer rank");
-    const bool tagged = words.size() >= 5 && typeSize(words[4]) == 0;
-    e.tag = tagged ? r.integer(words[3], "a tag") : 0;
-    e.bytes = bytesAt(tagged ? 4 : 3);
+    const bool tagless = words.size() == 4 || (words.size() == 5 && isTypeName(words[4]));
+    e.tag = tagless ? 0 : r.integer(words[3], "a tag");
+    e.bytes = tagless ? bytesAt(3, 4) : bytesAt(4, 5);
     if (nonBlocking) {
       e.request = requestId(s.next++);
       const bool send = kind == EventKind::Isend;
@@ -206,54 +293,53 @@ void readTiLine(const Reader& r, const std::vector<std::string>& words, int rank
     return;
   }
   if (action == "sendrecv") {  // SMPI's sendRecv: both halves with tag 0
-    need(6, "sendRecv <send_size> <dst> <recv_size> <src> [datatypes]");
+    need(6, "sendRecv <send_size> <dst> <recv_size> <src> [send_type] [recv_type]");
     Event e = r.event(EventKind::Sendrecv);
     e.peer = r.rank(words[3], ranks, "destination rank");
     e.peer2 = r.rank(words[5], ranks, "source rank");
-    const long long sent = r.integer(words[2], "a size"), received = r.integer(words[4], "a size");
-    if (sent < 0 || received < 0) r.fail("negative size");
-    const std::uint64_t sendType = words.size() > 6 ? typeSize(words[6]) : 0;
-    const std::uint64_t recvType = words.size() > 7 ? typeSize(words[7]) : 0;
-    e.bytes = static_cast<std::uint64_t>(sent) * (sendType ? sendType : 1);
-    e.bytes2 = static_cast<std::uint64_t>(received) * (recvType ? recvType : 1);
+    e.bytes = bytesAt(2, 6);
+    e.bytes2 = bytesAt(4, 7);
     return s.events.push_back(e);
   }
   if (action == "barrier") return s.events.push_back(r.event(EventKind::Barrier));
   if (action == "bcast") {
     need(3, "bcast <size> [root] [datatype]");
-    return collective(CollectiveOp::Bcast, bytesAt(2),
-                      words.size() > 3 && typeSize(words[3]) == 0
-                          ? r.root(words[3])
-                          : 0);
+    return collective(CollectiveOp::Bcast, bytesAt(2, 4), rootAt(3));
   }
   if (action == "reduce") {
     need(4, "reduce <comm_size> <comp_size> [root] [datatype]");
-    return collective(CollectiveOp::Reduce, bytesAt(2),
-                      words.size() > 4 && typeSize(words[4]) == 0
-                          ? r.root(words[4])
-                          : 0);
+    return collective(CollectiveOp::Reduce, bytesAt(2, 5), rootAt(4));
   }
   if (action == "allreduce") {
     need(4, "allreduce <comm_size> <comp_size> [datatype]");
-    return collective(CollectiveOp::Allreduce, bytesAt(2), 0);
+    return collective(CollectiveOp::Allreduce, bytesAt(2, 4), 0);
   }
   if (action == "alltoall" || action == "allgather") {
-    need(4, "alltoall|allgather <send_size> <recv_size> [datatypes]");
+    need(4, "alltoall|allgather <send_size> <recv_size> [send_type] [recv_type]");
     return collective(action == "alltoall" ? CollectiveOp::Alltoall : CollectiveOp::Allgather,
-                      bytesAt(2), 0);
+                      bytesAt(2, 4), 0);
   }
-  if (action == "gather" || action == "scatter") {
-    need(5, "gather|scatter <send_size> <recv_size> <root> [datatypes]");
-    return collective(action == "gather" ? CollectiveOp::Gather : CollectiveOp::Scatter,
-                      bytesAt(action == "gather" ? 2 : 3),
-                      r.root(words[4]));
+  if (action == "gather") {  // the size each rank sends, in the send type
+    need(4, "gather <send_size> <recv_size> [root] [send_type] [recv_type]");
+    return collective(CollectiveOp::Gather, bytesAt(2, 5), rootAt(4));
+  }
+  if (action == "scatter") {  // the size each rank receives, in the receive type
+    need(4, "scatter <send_size> <recv_size> [root] [send_type] [recv_type]");
+    return collective(CollectiveOp::Scatter, bytesAt(3, 6), rootAt(4));
   }
   if (action == "reducescatter") {
-    need(4, "reducescatter <recv_sizes...> <comp_size> [datatype]");
-    std::uint64_t largest = 0;  // the recv sizes, one per rank, then the computation size
-    for (std::size_t i = 2; i + 1 < words.size() && typeSize(words[i]) == 0; ++i)
-      largest = std::max<std::uint64_t>(largest, r.integer(words[i], "a size"));
+    // One recv count per rank of MPI_COMM_WORLD, the computation size, [datatype].
+    const std::size_t n = static_cast<std::size_t>(ranks);
+    if (words.size() < n + 3)
+      r.fail("'" + words[1] + "' takes the form '<rank> reducescatter <recv_count x " +
+             std::to_string(ranks) + " ranks> <comp_size> [datatype]'");
+    std::uint64_t largest = 0;
+    for (std::size_t i = 2; i < n + 2; ++i) largest = std::max(largest, bytesAt(i, n + 3));
     return collective(CollectiveOp::ReduceScatter, largest, 0);
+  }
+  if (action == "init") {
+    if (words.size() > 2) s.defaultType = 8;  // SMPI: MPI_DOUBLE, the MPE default
+    return;
   }
   if (action == "sleep") {
     need(3, "sleep <seconds>");
@@ -261,10 +347,10 @@ void readTiLine(const Reader& r, const std::vector<std::string>& words, int rank
     e.seconds = std::stod(words[2]);
     return s.events.push_back(e);
   }
-  // Read and ignored: set-up, computation in flops (no speed known), tests, communicator
-  // management (collectives are taken on all ranks), source locations.
-  static const char* ignored[] = {"init",     "finalize", "compute", "comm_size", "comm_split",
-                                  "comm_dup", "location", "test",    "testall",   "waitany"};
+  // Read and ignored: computation in flops (no speed known), tests, communicator management
+  // (collectives are taken on all ranks), source locations.
+  static const char* ignored[] = {"finalize", "compute", "comm_size", "comm_split", "comm_dup",
+                                  "location", "test",    "testall",   "waitany"};
   for (const char* name : ignored)
     if (action == name) return;
   r.fail("unknown SimGrid action '" + words[1] + "'");
@@ -366,6 +452,10 @@ std::vector<DumpiCall> parseDumpiCalls(const std::string& file) {
       readArgument(text, *open);
     }
   }
+  if (calls.empty())
+    failIn(file,
+           "no DUMPI calls (expected the text dumpi2ascii prints: 'MPI_Init entering at "
+           "walltime ...' blocks)");
   return calls;
 }
 
@@ -451,7 +541,7 @@ std::vector<std::size_t> convertDumpiRank(const std::vector<DumpiCall>& calls,
     const auto bytes = [&](const char* count, const char* type) {
       const std::uint64_t size = typeSize(arg(type));
       if (size == 0) r.fail("unknown datatype '" + arg(type) + "'");
-      return static_cast<std::uint64_t>(r.integer(arg(count), "a count")) * size;
+      return messageBytes(file, call.line, arg(count), "count", size);
     };
     // The call's communicator id ("" = all ranks); `members` set to its world ranks.
     const std::vector<int>* members = nullptr;
@@ -561,8 +651,7 @@ std::vector<std::size_t> convertDumpiRank(const std::vector<DumpiCall>& calls,
                                    : CollectiveOp::Scatter;
       e.bytes =
           n == "MPI_Scatter" ? bytes("recvcount", "recvtype") : bytes("sendcount", "sendtype");
-      if (n == "MPI_Gather" || n == "MPI_Scatter")
-        e.root = r.root(arg("root"));
+      if (n == "MPI_Gather" || n == "MPI_Scatter") e.root = r.root(arg("root"));
       events.push_back(e);
     } else if (n == "MPI_Pcontrol") {
       if (r.integer(arg("level"), "a level") == 1) iterations.push_back(events.size());
@@ -594,6 +683,142 @@ Trace readDumpi(const std::string& path, const std::vector<std::string>& files,
   return trace;
 }
 
+// ---- A folder as dumpi writes it ----------------------------------------------------------
+//
+// dumpi writes <prefix>.meta (numprocs=, fileprefix=) and <prefix>-<rank>.bin per rank (rank
+// in 4 digits or more); dumpi2ascii prints each .bin, saved as <prefix>-<rank>.txt beside it.
+
+struct DumpiRankFile {
+  std::string prefix;
+  int rank = -1;
+  std::size_t digits = 0;
+};
+
+// "dumpi-2024.05.01-0003.txt" -> {"dumpi-2024.05.01", 3, 4}; rank -1 if not of that form.
+DumpiRankFile dumpiRankFile(const std::string& name, const std::string& extension) {
+  DumpiRankFile parsed;
+  if (name.size() <= extension.size() ||
+      name.compare(name.size() - extension.size(), extension.size(), extension) != 0)
+    return parsed;
+  const std::string stem = name.substr(0, name.size() - extension.size());
+  const auto dash = stem.rfind('-');
+  if (dash == std::string::npos || dash == 0) return parsed;
+  const std::string digits = stem.substr(dash + 1);
+  int rank = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), rank);
+  if (digits.size() < 4 || error != std::errc() || end != digits.data() + digits.size())
+    return parsed;
+  return {stem.substr(0, dash), rank, digits.size()};
+}
+
+std::string dumpiRankName(const std::string& prefix, int rank, std::size_t digits,
+                          const char* extension) {
+  std::string number = std::to_string(rank);
+  if (number.size() < digits) number.insert(0, digits - number.size(), '0');
+  std::string name = prefix;
+  name.append("-").append(number).append(extension);
+  return name;
+}
+
+// The per-rank text files of a folder, in rank order, or an error saying what is missing.
+std::vector<std::string> dumpiFolderFiles(const std::string& folder) {
+  std::vector<std::string> metas;
+  std::map<std::string, std::map<int, std::string>> texts, binaries;  // prefix -> rank -> name
+  std::size_t digits = 4;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(folder, error)) {
+    if (!entry.is_regular_file(error)) continue;
+    const std::string name = entry.path().filename().string();
+    if (name.size() > 5 && name.compare(name.size() - 5, 5, ".meta") == 0) metas.push_back(name);
+    for (const char* extension : {".txt", ".bin"}) {
+      const DumpiRankFile file = dumpiRankFile(name, extension);
+      if (file.rank < 0) continue;
+      (extension[1] == 't' ? texts : binaries)[file.prefix][file.rank] = name;
+      digits = file.digits;
+    }
+  }
+  if (error) failIn(folder, "cannot list the folder: " + error.message());
+  std::sort(metas.begin(), metas.end());
+  const std::string hint = "the .txt files dumpi2ascii prints, named <prefix>-<rank>.txt";
+  if (metas.size() > 1)
+    failIn(folder, "several DUMPI runs (" + metas[0] + ", " + metas[1] +
+                       "): keep one run's files per folder");
+  // The run: the .meta file's, else the one prefix of the rank files.
+  std::string prefix;
+  int ranks = 0;
+  if (!metas.empty()) {
+    const std::string meta = (fs::path(folder) / metas[0]).string();
+    std::size_t number = 0;
+    for (const std::string& line : readLines(meta)) {
+      ++number;
+      if (line.rfind("fileprefix=", 0) == 0) prefix = fs::path(line.substr(11)).filename().string();
+      if (line.rfind("numprocs=", 0) == 0) {
+        const long long count = Reader{meta, 0, number}.integer(line.substr(9), "a rank count");
+        if (count < 1 || count > 100000000)
+          failAt(meta, number, "numprocs must be from 1 to 100000000");
+        ranks = static_cast<int>(count);
+      }
+    }
+    if (prefix.empty() || ranks == 0)
+      failIn(meta, "not a DUMPI .meta file (expected 'numprocs=' and 'fileprefix=' lines)");
+  } else {
+    std::map<std::string, std::map<int, std::string>>& files = texts.empty() ? binaries : texts;
+    if (files.empty())
+      failIn(folder, "no DUMPI trace in this folder (expected " + hint +
+                         ", e.g. dumpi-2024.05.01.12.00.00-0000.txt)");
+    if (files.size() > 1)
+      failIn(folder, "DUMPI files of several runs (" + files.begin()->first + "-*, " +
+                         std::next(files.begin())->first + "-*): keep one run's files per folder");
+    prefix = files.begin()->first;
+    for (const auto* known : {&texts, &binaries}) {
+      const auto run = known->find(prefix);
+      if (run != known->end()) ranks = std::max(ranks, run->second.rbegin()->first + 1);
+    }
+  }
+  const std::map<int, std::string>& text = texts[prefix];
+  const std::map<int, std::string>& binary = binaries[prefix];
+  if (text.empty()) {
+    if (binary.empty())
+      failIn(folder, "no DUMPI text files " + prefix + "-*.txt (expected " + hint + ")");
+    const std::string bin = binary.begin()->second;
+    failIn(folder, "DUMPI binary files only (" + bin +
+                       " ...): convert each with dumpi2ascii, e.g. dumpi2ascii " + bin + " > " +
+                       bin.substr(0, bin.size() - 4) + ".txt");
+  }
+  if (text.rbegin()->first >= ranks && !metas.empty())
+    failIn(folder, text.rbegin()->second + " is rank " + std::to_string(text.rbegin()->first) +
+                       ", but " + metas[0] + " says numprocs=" + std::to_string(ranks));
+  std::vector<std::string> files;
+  for (int rank = 0; rank < ranks; ++rank) {
+    const auto found = text.find(rank);
+    if (found == text.end()) {
+      const std::string expected = dumpiRankName(prefix, rank, digits, ".txt");
+      failIn(folder, "no DUMPI text file for rank " + std::to_string(rank) + " (expected " +
+                         expected +
+                         (binary.count(rank) ? "; convert the .bin files with dumpi2ascii)"
+                                             : "; the folder has no .bin file for it either)"));
+    }
+    files.push_back((fs::path(folder) / found->second).string());
+  }
+  return files;
+}
+
+// A message between two ranks: a send to another rank, or a collective on two ranks or more.
+bool hasMessages(const Trace& trace) {
+  for (int rank = 0; rank < trace.ranks; ++rank)
+    for (const Event& e : trace.events[rank]) {
+      if ((e.kind == EventKind::Send || e.kind == EventKind::Isend) && e.peer != rank) return true;
+      if (e.kind == EventKind::Sendrecv && (e.peer != rank || e.peer2 != rank)) return true;
+      if (e.kind == EventKind::Collective && e.op != CollectiveOp::Barrier) {
+        const auto comm = trace.comms.find(e.comm);
+        const std::size_t members =
+            comm == trace.comms.end() ? static_cast<std::size_t>(trace.ranks) : comm->second.size();
+        if (members > 1) return true;
+      }
+    }
+  return false;
+}
+
 }  // namespace
 
 TraceFormat parseTraceFormat(const std::string& name) {
@@ -619,8 +844,10 @@ const char* traceFormatName(TraceFormat format) {
 }
 
 TraceFormat detectTraceFormat(const std::string& path) {
+  std::error_code error;
+  if (fs::is_directory(path, error)) return TraceFormat::Dumpi;  // only DUMPI comes as a folder
   for (const std::string& line : readLines(path)) {
-    const auto first = line.find_first_not_of(" \t\r");
+    const auto first = line.find_first_not_of(" \t");
     if (first == std::string::npos || line[first] == '#') continue;
     if (line.compare(first, 13, "tac3map-trace") == 0) return TraceFormat::Native;
     break;
@@ -632,13 +859,36 @@ TraceFormat detectTraceFormat(const std::string& path) {
 
 Trace readAnyTrace(const std::string& path, TraceFormat format, const TraceOptions& options) {
   if (format == TraceFormat::Auto) format = detectTraceFormat(path);
-  if (format == TraceFormat::Native) return readTrace(path, options);
-  std::vector<std::string> files = indexEntries(path);
-  if (files.empty()) files = {path};
-  if (format == TraceFormat::Dumpi) return readDumpi(path, files, options);
-  if (options.iteration != 1)
-    failIn(path, "--iteration: SimGrid time-independent traces have no iteration markers");
-  return readSimgrid(path, files);
+  std::error_code error;
+  const bool folder = fs::is_directory(path, error);
+  if (folder && format != TraceFormat::Dumpi)
+    failIn(path, std::string("is a folder: a ")
+                     .append(traceFormatName(format))
+                     .append(" trace is a file (or an index file listing one file per rank); "
+                             "only DUMPI traces are read from a folder"));
+  Trace trace;
+  if (format == TraceFormat::Native) {
+    trace = readTrace(path, options);
+  } else {
+    std::vector<std::string> files = folder ? dumpiFolderFiles(path) : indexEntries(path);
+    if (files.empty()) files = {path};
+    if (format == TraceFormat::Dumpi) {
+      trace = readDumpi(path, files, options);
+    } else {
+      if (options.iteration != 1)
+        failIn(path, "--iteration: SimGrid time-independent traces have no iteration markers");
+      trace = readSimgrid(path, files);
+    }
+  }
+  if (!options.allowEmpty && !hasMessages(trace))
+    failIn(path, options.iteration == 1
+                     ? std::string("the trace has no messages between ranks; pass --allow-empty "
+                                   "to accept it")
+                     : std::string("iteration ")
+                           .append(std::to_string(options.iteration))
+                           .append(" of the trace has no messages between ranks; pass "
+                                   "--allow-empty to accept it"));
+  return trace;
 }
 
 }  // namespace tac3map

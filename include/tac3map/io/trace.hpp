@@ -75,7 +75,22 @@ struct Trace {
 
 struct TraceOptions {
   int iteration = 1;  // which iteration (1-based) when the trace has `iteration` markers
+  // readAnyTrace refuses a trace without a message between two ranks (an empty file, a
+  // folder or a format read wrongly) unless this is set (`--allow-empty`).
+  bool allowEmpty = false;
 };
+
+// Every reader refuses a message of 2^62 bytes or more at read time, so sums of a few
+// message sizes cannot overflow 64 bits later.
+inline constexpr std::uint64_t kMessageBytesLimit = std::uint64_t{1} << 62;
+
+// The size in bytes of a message of `count` (as written at file:line) elements of
+// `elementSize` bytes: `count` must be a whole number, not negative, and the product below
+// kMessageBytesLimit, else an InputError at file:line ("expected a byte count, got 'x'",
+// "count -1 is negative", "message of N x 8 bytes is larger than the largest supported
+// (2^62)"). `what` names the number: "byte count", "size", "count".
+std::uint64_t messageBytes(const std::string& file, std::size_t line, const std::string& count,
+                           const char* what, std::uint64_t elementSize = 1);
 
 Trace readTrace(const std::string& path, const TraceOptions& options = {});
 
