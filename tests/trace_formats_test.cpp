@@ -160,6 +160,19 @@ TEST_F(TraceFormatErrors, CollectiveRootsMustBeRanks) {
   fails(file("bindex", "b0.txt\nb1.txt\n"), TraceFormat::Dumpi, "b0.txt:1: root -1 is not a rank");
 }
 
+// Issue 14, item 8: sleep and compute take finite seconds >= 0.
+TEST_F(TraceFormatErrors, SecondsMustBeFiniteAndNotNegative) {
+  for (const std::string bad : {"NaN", "nan", "inf", "-1", "1x", "abc"}) {
+    SCOPED_TRACE(bad);
+    fails(file("s.ti", "0 init\n1 init\n0 sleep " + bad + "\n0 send 1 8\n1 recv 0 8\n"),
+          TraceFormat::SimgridTi,
+          "s.ti:3: sleep " + bad + ": expected seconds, a finite number >= 0");
+    fails(file("s.trace",
+               "tac3map-trace 1\nranks 2\n0 compute " + bad + "\n0 send 1 8\n1 recv 0 8\n"),
+          TraceFormat::Native, "s.trace:3: '" + bad + "' is not a number of seconds");
+  }
+}
+
 TEST_F(TraceFormatErrors, DumpiPcontrolMarksIterations) {
   const auto call = [](const std::string& name, const std::string& args) {
     return name + " entering at walltime 1.0, cputime 1.0 seconds in thread 0.\n" + args + name +

@@ -1,6 +1,7 @@
 #include "tac3map/io/trace.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -147,8 +148,8 @@ Event parseEvent(const LineReader& r, int ranks) {
     } catch (const std::exception&) {
       used = 0;
     }
-    if (used == 0 || used != r.words[2].size() || !(e.seconds >= 0))
-      r.fail("'" + r.words[2] + "' is not a number of seconds");
+    if (used == 0 || used != r.words[2].size() || !std::isfinite(e.seconds) || e.seconds < 0)
+      r.fail("'" + r.words[2] + "' is not a number of seconds (a finite number >= 0)");
   } else if (verb == "copy") {
     r.expectWords(3, 3, "copy <bytes>");
     e.kind = EventKind::Copy;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -344,7 +345,15 @@ void readTiLine(const Reader& r, const std::vector<std::string>& words, int rank
   if (action == "sleep") {
     need(3, "sleep <seconds>");
     Event e = r.event(EventKind::Compute);
-    e.seconds = std::stod(words[2]);
+    std::size_t used = 0;
+    try {
+      e.seconds = std::stod(words[2], &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    // Whole word, a finite number of seconds >= 0 (NaN, inf and "1x" are not).
+    if (used == 0 || used != words[2].size() || !std::isfinite(e.seconds) || e.seconds < 0)
+      r.fail("sleep " + words[2] + ": expected seconds, a finite number >= 0");
     return s.events.push_back(e);
   }
   // Read and ignored: computation in flops (no speed known), tests, communicator management
