@@ -922,6 +922,11 @@ TEST_F(Cli, MapsOnGraphMachinesEndToEnd) {
   ASSERT_EQ(picked.exitCode, 0) << picked.err;
   const std::string rankfile = slurp(out("rf.txt"));
   EXPECT_NE(rankfile.find("rank 0=c"), std::string::npos) << rankfile;
+  // ... and reads back by those names, with or without the table.
+  const Outcome back = run("score " + job + " --nodes " + table + " " + out("rf.txt"));
+  EXPECT_EQ(back.exitCode, 0) << back.err;
+  const Outcome whole = run("score " + job + " " + out("rf.txt"));
+  EXPECT_EQ(whole.exitCode, 0) << whole.err;
   for (int i = 0; i < 32; ++i) {
     std::string host = "=c";
     host += std::to_string(i);

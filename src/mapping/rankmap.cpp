@@ -122,11 +122,19 @@ std::vector<Line> meaningfulLines(const std::string& text) {
   return lines;
 }
 
-std::map<std::string, int> nodesByHost(const NodeTable* table, const char* format) {
-  if (!table)
-    throw InputError(std::string("reading a ") + format +
-                     " needs the node table it was written with (--nodes)");
+// Box nodes by host name: the node table's, or on a graph machine the node names (hostOf's
+// rule, so that what writeRankMap writes reads back).
+std::map<std::string, int> nodesByHost(const Machine& machine, const NodeTable* table,
+                                       const char* format, const std::string& path) {
   std::map<std::string, int> byHost;
+  if (machine.isGraph()) {
+    for (int node = 0; node < machine.graph->computeCount(); ++node)
+      byHost.emplace(hostOf(machine, table, node, format), node);
+    return byHost;
+  }
+  if (!table)
+    failIn(path, std::string("reading a ") + format +
+                     " needs the node table it was written with (--nodes)");
   for (int node : table->nodes)
     if (!table->host[node].empty() && !byHost.emplace(table->host[node], node).second)
       failIn(table->source, "host " + table->host[node] + " is on two lines");
@@ -446,7 +454,7 @@ Mapping readRankMap(const std::string& path, const Machine& machine, const Box& 
     return builder.finish();
   }
   if (head.rfind("rank ", 0) == 0) {  // openmpi-rankfile
-    const auto byHost = nodesByHost(table, "openmpi-rankfile");
+    const auto byHost = nodesByHost(machine, table, "openmpi-rankfile", path);
     // Core ranges decode with the K and C the file was written with (its first comment),
     // else with the options; with one rank per node the slot field is not read.
     const RankMapOptions written = readWrittenWith(text, MapFormat::OpenmpiRankfile, options, path);
@@ -511,7 +519,7 @@ Mapping readRankMap(const std::string& path, const Machine& machine, const Box& 
     return builder.finish();
   }
   // slurm-hostfile: a host per line, in rank order; lowest free slot of its node.
-  const auto byHost = nodesByHost(table, "slurm-hostfile");
+  const auto byHost = nodesByHost(machine, table, "slurm-hostfile", path);
   long long rank = 0;
   for (const Line& line : lines)
     builder.place(rank++, hostNode(byHost, line.text, path, line.number), line.number);
