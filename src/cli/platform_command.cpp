@@ -3,6 +3,7 @@
 #include <iostream>
 #include <vector>
 
+#include "job.hpp"
 #include "tac3map/io/atomic_file.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/trace_formats.hpp"
@@ -77,7 +78,9 @@ int runPlatform(const PlatformOptions& o) {
     if (o.ranks > 0) {
       ranks = o.ranks;
     } else if (!o.trace.empty()) {
-      const Trace trace = readAnyTrace(o.trace, parseTraceFormat(o.traceFormat), {});
+      TraceOptions options;
+      options.ranks = jobRankLimit(box, o.ranksPerNode);
+      const Trace trace = readAnyTrace(o.trace, parseTraceFormat(o.traceFormat), options);
       ranks = trace.ranks;
       source = trace.source + ":" + std::to_string(trace.ranksLine);
     } else {
