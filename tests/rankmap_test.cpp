@@ -347,7 +347,7 @@ TEST_F(RankMap, SlotErrorsNameTheLine) {
             ":1: 2 cores per node cannot hold 4 ranks of a core each");
   EXPECT_EQ(
       error("{\"ranks\": [{\"rank\": 0, \"coordinates\": [0,0,0,0,0,0], \"slot\": -1}]}", 1, two),
-      ": ranks[0].slot: expected an integer >= 0");
+      ": ranks[0].slot: expected an integer from 0 to 2147483647, got -1");
   // With one rank per node the rank file's slot field is not read (any binding goes).
   EXPECT_EQ(error("rank 0=h1 slot=5\nrank 1=h2 slot=1:0-2\n", 2, {1, 0}), "");
   EXPECT_EQ(error("rank 0=h1 slot=5\nrank 1=h1 slot=7\n", 2, {1, 0}),

@@ -48,10 +48,10 @@ TEST(Trace, IterationMarkersSelectOneIteration) {
   const Trace first = traceFromText(text);
   ASSERT_EQ(first.events[0].size(), 1u);
   EXPECT_EQ(first.events[0][0].bytes, 2u);
-  const Trace second = traceFromText(text, {2});
+  const Trace second = traceFromText(text, {2, false, {}});
   ASSERT_EQ(second.events[0].size(), 2u);
   EXPECT_EQ(second.events[0][0].bytes, 3u);
-  EXPECT_NE(errorOf(text, {3}).find("--iteration 3 needs one more"), std::string::npos);
+  EXPECT_NE(errorOf(text, {3, false, {}}).find("--iteration 3 needs one more"), std::string::npos);
 }
 
 TEST(Trace, ErrorsNameFileAndLine) {

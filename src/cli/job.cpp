@@ -5,16 +5,33 @@
 #include <utility>
 
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/limits.hpp"
 #include "tac3map/io/trace_formats.hpp"
 #include "tac3map/mapping/mapping_names.hpp"
 
 namespace tac3map::cli {
 
-Trace loadTrace(const TraceInput& input) {
+Trace loadTrace(const TraceInput& input, const RankLimit& ranks) {
   TraceOptions options;
   options.iteration = input.iteration;
   options.allowEmpty = input.allowEmpty;
+  options.ranks = ranks;
   return readAnyTrace(input.trace, parseTraceFormat(input.format), options);
+}
+
+RankLimit jobRankLimit(const Box& box, int ranksPerNode) {
+  RankLimit limit;
+  limit.holder = boxCapacityText(box, ranksPerNode);
+  const long long capacity = static_cast<long long>(box.nodeCount) * ranksPerNode;
+  if (capacity > limits::kMaxJobRanks) {
+    limit.most = limits::kMaxJobRanks;
+    limit.holder += ", capped at tac3map's limit of ";
+    limit.holder += std::to_string(limits::kMaxJobRanks);
+    limit.holder += " ranks a job (docs/limits.md)";
+  } else {
+    limit.most = static_cast<int>(capacity);
+  }
+  return limit;
 }
 
 CcsSet ccsOf(const Trace& trace, const TraceInput& input, int engines, bool splitBeyondEngines) {
@@ -44,6 +61,14 @@ Box jobBox(const Machine& machine, const BoxInput& input) {
   return makeBox(machine, machine.shapeText(), "");
 }
 
+// The fit check, before CCSs are extracted (an all-to-all's expansion grows with the square of
+// the ranks). The readers already refuse ranks beyond jobRankLimit; this names the 'ranks' line.
+const Trace& fitted(const Trace& trace, const Box& box, int ranksPerNode) {
+  checkTasksFit(trace.ranks, box, trace.source + ":" + std::to_string(trace.ranksLine),
+                ranksPerNode);
+  return trace;
+}
+
 }  // namespace
 
 Job::Job(const BoxInput& boxInput, const TraceInput& traceInput)
@@ -51,12 +76,12 @@ Job::Job(const BoxInput& boxInput, const TraceInput& traceInput)
       box(jobBox(machine, boxInput)),
       model(makeModel(machine, boxInput.engines, boxInput.ranksPerNode,
                       parseOverlap(boxInput.overlap))),
-      trace(loadTrace(traceInput)),
-      sets(ccsOf(trace, traceInput, model.engines, boxInput.engineSets == "split")),
+      trace(loadTrace(traceInput, jobRankLimit(box, model.ranksPerNode))),
+      sets(ccsOf(fitted(trace, box, model.ranksPerNode), traceInput, model.engines,
+                 boxInput.engineSets == "split")),
       problem(makeProblem(sets, model)),
       router(machine, box) {
-  checkTasksFit(sets.tasks, box, trace.source + ":" + std::to_string(trace.ranksLine),
-                model.ranksPerNode);
+  checkScoreArithmetic(sets, model, router.longestRoute(), trace.source);
   if (!boxInput.nodes.empty()) nodes = readNodeTable(boxInput.nodes, machine, box);
   allocation = nodes && static_cast<int>(nodes->nodes.size()) < box.nodeCount
                    ? Allocation::ofNodes(nodes->nodes, box.nodeCount, model.ranksPerNode)

@@ -18,7 +18,13 @@
 
 namespace tac3map::cli {
 
-Trace loadTrace(const TraceInput& input);
+// The trace of --trace/--format/--iteration, refused as soon as it names more ranks than `ranks`
+// (the global limit of a trace read without a box, or a job's capacity).
+Trace loadTrace(const TraceInput& input, const RankLimit& ranks = {});
+// The ranks a job can hold: its box's nodes (a graph machine's compute nodes) times the ranks
+// per node, known before the trace is read, so the readers refuse a larger trace at the line
+// that declares or names too many ranks, before sizing anything per rank.
+RankLimit jobRankLimit(const Box& box, int ranksPerNode);
 CcsSet ccsOf(const Trace& trace, const TraceInput& input, int engines = 1,
              bool splitBeyondEngines = false);
 

@@ -11,6 +11,7 @@
 #include "platform_command.hpp"
 #include "sweep.hpp"
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/limits.hpp"
 #include "tac3map/search/objectives.hpp"
 #include "topology_command.hpp"
 
@@ -130,6 +131,7 @@ int main(int argc, char** argv) {
   mapCmd->add_option("--t0", map.schedule.t0, "initial temperature")->capture_default_str();
   mapCmd->add_option("--t-end", map.schedule.tEnd, "final temperature")->capture_default_str();
   mapCmd->add_option("--trials", map.schedule.trialsPerTemperature, "trials per temperature")
+      ->check(CLI::Range(std::uint64_t{1}, tac3map::limits::kMaxTrials))
       ->capture_default_str();
   mapCmd->add_option("--cooling", map.schedule.cooling, "temperature factor per step")
       ->capture_default_str();
@@ -140,11 +142,13 @@ int main(int argc, char** argv) {
                    "links, then fewer byte-hops, at equal tac3)");
   mapCmd->add_option("--time-limit", map.schedule.timeLimit, "stop after this many seconds");
   mapCmd->add_option("--chains", map.chains, "independent chains (seeds seed, seed+1, ...)")
+      ->check(CLI::Range(1, tac3map::limits::kMaxChains))
       ->capture_default_str();
   mapCmd
       ->add_option("--threads", map.threads,
                    "threads running the chains (result does not "
                    "depend on it)")
+      ->check(CLI::Range(1, tac3map::limits::kMaxThreads))
       ->capture_default_str();
   mapCmd->add_flag("--quiet,-q", map.quiet, "no progress line on the terminal");
   mapCmd->add_option("--output,-o", map.output, "mapping file to write")->required();
@@ -232,6 +236,7 @@ int main(int argc, char** argv) {
   sweepCmd->add_option("--output,-o", sweep.output, "results, one JSON line each; appended to")
       ->required();
   sweepCmd->add_option("--threads", sweep.threads, "entries run in parallel")
+      ->check(CLI::Range(1, tac3map::limits::kMaxThreads))
       ->capture_default_str();
   sweepCmd->add_flag("--quiet,-q", sweep.quiet, "no line per finished entry on stderr");
 
@@ -346,6 +351,9 @@ int main(int argc, char** argv) {
     if (bcastCmd->parsed()) return runBcast(bcast);
     for (CLI::App* kind : topologyKinds)
       if (kind->parsed()) return runTopology(kind->get_name(), topology);
+  } catch (const tac3map::LimitError& e) {
+    if (MpiSession::rank() == 0) std::cerr << "tac3map: error: " << e.what() << "\n";
+    return kExitTooLarge;
   } catch (const tac3map::InputError& e) {
     // Every MPI process reads the same inputs and fails alike: one message is enough.
     if (MpiSession::rank() == 0) std::cerr << "tac3map: error: " << e.what() << "\n";

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <vector>
 
+#include "job.hpp"
 #include "tac3map/io/atomic_file.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/trace_formats.hpp"
@@ -79,6 +80,7 @@ int runPlatform(const PlatformOptions& o) {
     } else if (!o.trace.empty()) {
       TraceOptions options;
       options.allowEmpty = true;  // only its rank count is used
+      options.ranks = jobRankLimit(box, o.ranksPerNode);
       const Trace trace = readAnyTrace(o.trace, parseTraceFormat(o.traceFormat), options);
       ranks = trace.ranks;
       source = trace.source + ":" + std::to_string(trace.ranksLine);

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -19,6 +20,7 @@
 #include "tac3map/io/atomic_file.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/json_input.hpp"
+#include "tac3map/io/limits.hpp"
 #include "tac3map/mapping/mapping_names.hpp"
 #include "tac3map/search/annealer.hpp"
 #include "tac3map/search/objectives.hpp"
@@ -60,6 +62,15 @@ std::string resolvePath(const std::filesystem::path& base, const std::string& pa
   return p.is_absolute() ? path : (base / p).lexically_normal().string();
 }
 
+// "key[i]", a JSON path for messages.
+std::string indexed(const char* key, std::size_t i) {
+  std::string path = key;
+  path += "[";
+  path += std::to_string(i);
+  path += "]";
+  return path;
+}
+
 const json& arrayField(const json& doc, const char* key, const std::string& source) {
   const json& value = jsonField(doc, key, "top level", source);
   if (!value.is_array() || value.empty())
@@ -93,6 +104,10 @@ Schedule readSchedule(const json& object, const std::string& where, const std::s
       (key == "early_stop" ? s.earlyStop : s.breakTies) = value.get<bool>();
       continue;
     }
+    if (key == "trials") {
+      s.trialsPerTemperature = jsonUnsigned(value, 1, limits::kMaxTrials, at, source);
+      continue;
+    }
     if (!value.is_number()) failIn(source, at + ": expected a number");
     if (key == "t0")
       s.t0 = value.get<double>();
@@ -102,8 +117,6 @@ Schedule readSchedule(const json& object, const std::string& where, const std::s
       s.cooling = value.get<double>();
     else if (key == "time_limit")
       s.timeLimit = value.get<double>();
-    else if (key == "trials" && value.is_number_unsigned())
-      s.trialsPerTemperature = value.get<std::uint64_t>();
     else
       failIn(source, at + ": unknown schedule field (t0, t_end, trials, cooling, early_stop, "
                           "tie_break, time_limit, moves, refiner)");
@@ -156,11 +169,10 @@ std::vector<int> integerList(const json& doc, const char* key, int fallback, int
                              const std::string& path) {
   if (!doc.contains(key)) return {fallback};
   std::vector<int> values;
-  for (const json& v : singleton(doc[key])) {
-    if (!v.is_number_integer() || v.get<long long>() < low || v.get<long long>() > high)
-      failIn(path, std::string(key) + ": expected integers from " + std::to_string(low) + " to " +
-                       std::to_string(high));
-    values.push_back(v.get<int>());
+  const json list = singleton(doc[key]);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string where = doc[key].is_array() ? indexed(key, i) : std::string(key);
+    values.push_back(static_cast<int>(jsonInteger(list[i], low, high, where, path)));
   }
   if (values.empty()) failIn(path, std::string(key) + ": expected at least one value");
   return values;
@@ -210,16 +222,21 @@ Spec readSpec(const std::string& path) {
     }
     for (Case& c : spec.cases) c.overlap = overlap;
   }
-  if (doc.contains("iteration")) spec.iteration = doc["iteration"].get<int>();
-  if (doc.contains("eager_sends")) spec.eagerSends = doc["eager_sends"].get<bool>();
+  if (doc.contains("iteration"))
+    spec.iteration = static_cast<int>(
+        jsonInteger(doc["iteration"], 1, std::numeric_limits<int>::max(), "iteration", path));
+  if (doc.contains("eager_sends")) {
+    if (!doc["eager_sends"].is_boolean()) failIn(path, "eager_sends: expected true or false");
+    spec.eagerSends = doc["eager_sends"].get<bool>();
+  }
 
   std::vector<std::uint64_t> seeds{1};
   if (doc.contains("seeds")) {
     seeds.clear();
-    for (const json& seed : arrayField(doc, "seeds", path)) {
-      if (!seed.is_number_unsigned()) failIn(path, "seeds: expected non-negative integers");
-      seeds.push_back(seed.get<std::uint64_t>());
-    }
+    const json& list = arrayField(doc, "seeds", path);
+    for (std::size_t i = 0; i < list.size(); ++i)
+      seeds.push_back(jsonUnsigned(list[i], 0, std::numeric_limits<std::uint64_t>::max(),
+                                   indexed("seeds", i), path));
   }
   std::vector<std::pair<Schedule, json>> schedules;  // and as written in keys
   const json scheduleList = doc.contains("schedules") ? arrayField(doc, "schedules", path)
@@ -233,11 +250,10 @@ Spec readSpec(const std::string& path) {
   std::vector<int> chains{1};
   if (doc.contains("chains")) {
     chains.clear();
-    for (const json& k : arrayField(doc, "chains", path)) {
-      if (!k.is_number_integer() || k.get<int>() < 1)
-        failIn(path, "chains: expected integers of at least 1");
-      chains.push_back(k.get<int>());
-    }
+    const json& list = arrayField(doc, "chains", path);
+    for (std::size_t i = 0; i < list.size(); ++i)
+      chains.push_back(static_cast<int>(
+          jsonInteger(list[i], 1, limits::kMaxChains, indexed("chains", i), path)));
   }
   const json& objectives = arrayField(doc, "objectives", path);
   for (std::size_t o = 0; o < objectives.size(); ++o) {

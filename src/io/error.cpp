@@ -13,6 +13,11 @@ std::string shortenedMessage(const std::string& message) {
   return text;
 }
 
+void failLimit(const std::string& file, std::size_t line, const std::string& message) {
+  if (line == 0) throw LimitError(file + ": " + message);
+  throw LimitError(file + ":" + std::to_string(line) + ": " + message);
+}
+
 void failAt(const std::string& file, std::size_t line, const std::string& message) {
   throw InputError(file + ":" + std::to_string(line) + ": " + message);
 }

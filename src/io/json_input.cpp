@@ -14,6 +14,14 @@
 namespace tac3map {
 namespace {
 
+[[noreturn]] void failRange(const nlohmann::json& value, const std::string& low,
+                            const std::string& high, const std::string& where,
+                            const std::string& source) {
+  std::string got = value.dump();
+  if (got.size() > 40) got = got.substr(0, 40) + "...";
+  failIn(source, where + ": expected an integer from " + low + " to " + high + ", got " + got);
+}
+
 std::size_t lineOfByte(const std::string& text, std::size_t byte) {
   const std::size_t end = std::min(byte, text.size());
   return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + end, '\n'));
@@ -146,6 +154,39 @@ const nlohmann::json& jsonField(const nlohmann::json& object, const char* key,
   auto it = object.find(key);
   if (it == object.end()) failIn(source, where + ": missing field \"" + key + "\"");
   return *it;
+}
+
+std::int64_t jsonInteger(const nlohmann::json& value, std::int64_t low, std::int64_t high,
+                         const std::string& where, const std::string& source) {
+  bool ok = false;
+  std::int64_t result = 0;
+  if (value.is_number_unsigned()) {
+    const std::uint64_t u = value.get<std::uint64_t>();
+    ok = high >= 0 && u <= static_cast<std::uint64_t>(high) &&
+         (low < 0 || u >= static_cast<std::uint64_t>(low));
+    result = ok ? static_cast<std::int64_t>(u) : 0;
+  } else if (value.is_number_integer()) {
+    result = value.get<std::int64_t>();
+    ok = result >= low && result <= high;
+  }
+  if (!ok) failRange(value, std::to_string(low), std::to_string(high), where, source);
+  return result;
+}
+
+std::uint64_t jsonUnsigned(const nlohmann::json& value, std::uint64_t low, std::uint64_t high,
+                           const std::string& where, const std::string& source) {
+  bool ok = false;
+  std::uint64_t result = 0;
+  if (value.is_number_unsigned()) {
+    result = value.get<std::uint64_t>();
+    ok = true;
+  } else if (value.is_number_integer() && value.get<std::int64_t>() >= 0) {
+    result = static_cast<std::uint64_t>(value.get<std::int64_t>());
+    ok = true;
+  }
+  if (!ok || result < low || result > high)
+    failRange(value, std::to_string(low), std::to_string(high), where, source);
+  return result;
 }
 
 }  // namespace tac3map

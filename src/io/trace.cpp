@@ -188,6 +188,45 @@ std::uint64_t messageBytes(const std::string& file, std::size_t line, const std:
   return bytes;
 }
 
+namespace {
+
+// The global limit's words, or where a job's ranks go (RankLimit::holder).
+std::string limitText(const RankLimit& limit) {
+  if (!limit.holder.empty()) return limit.holder;
+  std::string text = "tac3map's limit of ";
+  text += std::to_string(limit.most);
+  text += " ranks for a trace read without a box (docs/limits.md)";
+  return text;
+}
+
+}  // namespace
+
+void RankLimit::checkCount(long long count, const std::string& file, std::size_t line) const {
+  if (count <= most) return;
+  std::string message = std::to_string(count);
+  message += holder.empty() ? " ranks exceed " : " tasks do not fit on ";
+  message += limitText(*this);
+  if (holder.empty()) failLimit(file, line, message);  // tac3map's own limit: exit code 3
+  if (line == 0) failIn(file, message);
+  failAt(file, line, message);
+}
+
+void RankLimit::checkRank(long long rank, const std::string& file, std::size_t line) const {
+  if (rank < most) return;
+  std::string message = "rank ";
+  message += std::to_string(rank);
+  if (holder.empty()) {
+    message += " is beyond ";
+  } else {
+    message += " is beyond the ";
+    message += std::to_string(most);
+    message += " tasks that fit on ";
+  }
+  message += limitText(*this);
+  if (holder.empty()) failLimit(file, line, message);
+  failAt(file, line, message);
+}
+
 const char* collectiveName(CollectiveOp op) {
   for (const CollectiveVerb& c : kCollectives)
     if (c.op == op) return c.name;
@@ -250,7 +289,8 @@ Trace parseTrace(std::istream& in, const std::string& source, const TraceOptions
       if (trace.ranks != 0) r.fail("second 'ranks' line");
       if (r.words.size() != 2) r.fail("expected 'ranks <count>'");
       const long long count = r.integer<long long>(1, "a rank count");
-      if (count < 1 || count > 100000000) r.fail("rank count must be from 1 to 100000000");
+      if (count < 1) r.fail("rank count must be at least 1");
+      options.ranks.checkCount(count, source, lineNumber);
       trace.ranks = static_cast<int>(count);
       trace.ranksLine = lineNumber;
       all.resize(trace.ranks);

@@ -365,7 +365,8 @@ void readTiLine(const Reader& r, const std::vector<std::string>& words, int rank
   r.fail("unknown SimGrid action '" + words[1] + "'");
 }
 
-Trace readSimgrid(const std::string& path, const std::vector<std::string>& files) {
+Trace readSimgrid(const std::string& path, const std::vector<std::string>& files,
+                  const RankLimit& limit) {
   // Ranks: the highest rank seen + 1 (SimGrid files carry no count).
   Trace trace;
   trace.source = path;
@@ -386,6 +387,7 @@ Trace readSimgrid(const std::string& path, const std::vector<std::string>& files
           std::from_chars(words[0].data(), words[0].data() + words[0].size(), rank);
       if (error != std::errc() || end != words[0].data() + words[0].size() || rank < 0)
         failAt(file, number, "expected '<rank> <action> ...', got '" + words[0] + "'");
+      limit.checkRank(rank, file, number);  // before any per-rank table is sized
       ranks = std::max(ranks, static_cast<int>(rank) + 1);
       lines.push_back({number, words});
     }
@@ -882,11 +884,12 @@ Trace readAnyTrace(const std::string& path, TraceFormat format, const TraceOptio
     std::vector<std::string> files = folder ? dumpiFolderFiles(path) : indexEntries(path);
     if (files.empty()) files = {path};
     if (format == TraceFormat::Dumpi) {
+      options.ranks.checkCount(static_cast<long long>(files.size()), path, 0);  // a file a rank
       trace = readDumpi(path, files, options);
     } else {
       if (options.iteration != 1)
         failIn(path, "--iteration: SimGrid time-independent traces have no iteration markers");
-      trace = readSimgrid(path, files);
+      trace = readSimgrid(path, files, options.ranks);
     }
   }
   if (!options.allowEmpty && !hasMessages(trace))

@@ -9,14 +9,26 @@
 
 namespace tac3map {
 
+std::string boxCapacityText(const Box& box, int slotsPerNode) {
+  std::string text = "box ";
+  text += box.shapeText();
+  text += " (";
+  text += std::to_string(box.nodeCount);
+  text += " nodes, ";
+  if (slotsPerNode == 1) {
+    text += "one task per node)";
+  } else {
+    text += std::to_string(slotsPerNode);
+    text += " tasks per node)";
+  }
+  return text;
+}
+
 void checkTasksFit(int tasks, const Box& box, const std::string& source, int slotsPerNode) {
   if (slotsPerNode < 1) throw InputError("--ranks-per-node must be at least 1");
   if (static_cast<long long>(tasks) > static_cast<long long>(box.nodeCount) * slotsPerNode)
-    failIn(source, std::to_string(tasks) + " tasks do not fit on box " + box.shapeText() + " (" +
-                       std::to_string(box.nodeCount) + " nodes, " +
-                       (slotsPerNode == 1 ? std::string("one task per node")
-                                          : std::to_string(slotsPerNode) + " tasks per node") +
-                       ")");
+    failIn(source,
+           std::to_string(tasks) + " tasks do not fit on " + boxCapacityText(box, slotsPerNode));
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -42,6 +43,11 @@ std::vector<int> parseInts(const std::string& text, char separator, const std::s
   while (std::getline(in, word, separator)) {
     long long value = 0;
     if (!parseInt(word, value)) failAt(source, line, what + ": '" + word + "' is not an integer");
+    // Checked before narrowing: 4294967296 must not wrap to 0.
+    if (value < 0 || value > std::numeric_limits<int>::max())
+      failAt(source, line,
+             what + ": '" + word + "' is outside 0.." +
+                 std::to_string(std::numeric_limits<int>::max()));
     values.push_back(static_cast<int>(value));
   }
   return values;
@@ -228,19 +234,20 @@ Mapping readJson(const std::string& text, const std::string& source, const Box& 
              where + ".coordinates: expected " + std::to_string(box.axisCount()) + " integers");
     std::vector<int> coordinates;
     for (std::size_t a = 0; a < c.size(); ++a) {
-      if (!c[a].is_number_integer() || c[a].get<int>() < 0 || c[a].get<int>() >= box.shape[a])
-        failIn(source, where + ".coordinates[" + std::to_string(a) + "]: outside the box " +
-                           box.shapeText());
-      coordinates.push_back(c[a].get<int>());
+      // Read in 64 bits: 4294967296 must not wrap to 0 ("...: expected an integer from 0
+      // to 3, got 4294967296"; the box's shape bounds each coordinate).
+      std::string at = where;
+      at += ".coordinates[";
+      at += std::to_string(a);
+      at += "]";
+      coordinates.push_back(static_cast<int>(jsonInteger(c[a], 0, box.shape[a] - 1, at, source)));
     }
     long long slot = -1;  // absent: the node's lowest free slot
-    if (ranks[i].contains("slot")) {
-      const json& given = ranks[i]["slot"];
-      if (!given.is_number_integer() || given.get<long long>() < 0)
-        failIn(source, where + ".slot: expected an integer >= 0");
-      slot = given.get<long long>();
-    }
-    builder.place(rank.get<long long>(), box.nodeAt(coordinates), i + 1, slot);
+    if (ranks[i].contains("slot"))
+      slot = jsonInteger(ranks[i]["slot"], 0, std::numeric_limits<int>::max(), where + ".slot",
+                         source);
+    builder.place(jsonInteger(rank, 0, std::numeric_limits<int>::max(), where + ".rank", source),
+                  box.nodeAt(coordinates), i + 1, slot);
   }
   return builder.finish();
 }
@@ -270,28 +277,36 @@ NodeTable readNodeTable(const std::string& path, const Machine& machine, const B
   table.logical.assign(box.nodeCount, {});
   table.position.assign(box.nodeCount, -1);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // The line of each listed node, host name and logical coordinates: a launcher file naming
+  // one twice would make the rank file written from it wrong, so it is refused.
+  std::vector<std::size_t> lineOf;  // per table entry
+  std::map<std::string, std::size_t> hostLine;
+  std::map<std::vector<int>, std::size_t> logicalLine;
   for (const Line& line : meaningfulLines(text)) {
     std::istringstream words(line.text);
     std::vector<int> coordinates;
-    std::string word, host;
+    std::string word, host, logicalText;
     std::vector<int> logical;
     while (words >> word) {
       long long value = 0;
       if (machine.isGraph() && coordinates.empty() && word.find('=') == std::string::npos) {
         // A graph machine's node table names compute nodes.
         const std::vector<int>& compute = machine.graph->compute;
-        const auto it =
-            std::find(compute.begin(), compute.end(), machine.graph->nodeId(word));
+        const auto it = std::find(compute.begin(), compute.end(), machine.graph->nodeId(word));
         if (it == compute.end())
           failAt(path, line.number, "'" + word + "' is not a compute node of " + machine.source);
         coordinates.push_back(static_cast<int>(it - compute.begin()));
       } else if (static_cast<int>(coordinates.size()) < machine.axisCount() &&
                  parseInt(word, value)) {
-        coordinates.push_back(static_cast<int>(value));
+        // Outside the machine (checked before narrowing, so 4294967296 is not 0): not in the
+        // box either, which boxNodeOf reports below.
+        const bool onMachine = value >= 0 && value < machine.axes[coordinates.size()].size;
+        coordinates.push_back(onMachine ? static_cast<int>(value) : -1);
       } else if (word.rfind("host=", 0) == 0 && word.size() > 5) {
         host = word.substr(5);
       } else if (word.rfind("logical=", 0) == 0) {
-        logical = parseInts(word.substr(8), ',', path, line.number, "logical coordinates");
+        logicalText = word.substr(8);
+        logical = parseInts(logicalText, ',', path, line.number, "logical coordinates");
       } else {
         failAt(path, line.number,
                "unexpected '" + word + "' (expected " + std::to_string(machine.axisCount()) +
@@ -307,7 +322,22 @@ NodeTable readNodeTable(const std::string& path, const Machine& machine, const B
              "node is not in the box " + box.shapeText() + " at offset " + box.offsetText());
     if (table.position[node] >= 0)
       failAt(path, line.number,
-             "node listed twice (also line " + std::to_string(table.position[node] + 1) + ")");
+             "node listed twice (also line " + std::to_string(lineOf[table.position[node]]) + ")");
+    if (!host.empty()) {
+      const auto [it, added] = hostLine.emplace(host, line.number);
+      if (!added)
+        failAt(
+            path, line.number,
+            "host name " + host + " listed twice (also line " + std::to_string(it->second) + ")");
+    }
+    if (!logical.empty()) {
+      const auto [it, added] = logicalLine.emplace(logical, line.number);
+      if (!added)
+        failAt(path, line.number,
+               "logical coordinates " + logicalText + " listed twice (also line " +
+                   std::to_string(it->second) + ")");
+    }
+    lineOf.push_back(line.number);
     table.position[node] = static_cast<int>(table.nodes.size());
     table.nodes.push_back(node);
     table.host[node] = host;
@@ -368,7 +398,8 @@ std::string writeRankMap(MapFormat format, const Mapping& mapping, const Machine
       out << writtenWith(format, options, true);
       for (int task = 0; task < mapping.tasks(); ++task) {
         const auto [first, last] = slotCores(mapping.slotOf(task), options);
-        out << "rank " << task << "=" << hostOf(machine, table, mapping.nodeOfTask[task], "openmpi-rankfile")
+        out << "rank " << task << "="
+            << hostOf(machine, table, mapping.nodeOfTask[task], "openmpi-rankfile")
             << " slot=" << first;
         if (last != first) out << "-" << last;
         out << "\n";

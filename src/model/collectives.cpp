@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/limits.hpp"
 
 namespace tac3map {
 namespace {
@@ -41,11 +42,13 @@ bool supported(CollectiveOp op, Algorithm a) {
 }
 
 // The steps one rank takes, in communicator ranks; turned into events by the caller.
+// With no `out`, only counts the messages the steps send (the expansion's size, checked
+// against limits::kMaxCommunications before anything is expanded).
 class Steps {
  public:
-  explicit Steps(std::vector<Event>& out, const Event& call, const std::vector<int>& members,
-                 std::int64_t tag)
-      : out_(out), call_(call), members_(members), tag_(tag) {}
+  explicit Steps(std::vector<Event>* out, std::uint64_t* sends, const Event& call,
+                 const std::vector<int>& members, std::int64_t tag)
+      : out_(out), sends_(sends), call_(call), members_(members), tag_(tag) {}
 
   void send(int to, std::uint64_t bytes) { add(EventKind::Send, to, bytes, -1, 0); }
   void recv(int from, std::uint64_t bytes) { add(EventKind::Recv, from, bytes, -1, 0); }
@@ -55,6 +58,8 @@ class Steps {
 
  private:
   void add(EventKind kind, int peer, std::uint64_t bytes, int peer2, std::uint64_t bytes2) {
+    if (kind != EventKind::Recv) ++*sends_;
+    if (!out_) return;
     Event e;
     e.kind = kind;
     e.line = call_.line;
@@ -66,10 +71,11 @@ class Steps {
       e.peer2 = members_[peer2];
       e.bytes2 = bytes2;
     }
-    out_.push_back(e);
+    out_->push_back(e);
   }
 
-  std::vector<Event>& out_;
+  std::vector<Event>* out_;
+  std::uint64_t* sends_;
   const Event& call_;
   const std::vector<int>& members_;
   std::int64_t tag_;
@@ -179,11 +185,32 @@ void bruck(Steps& s, int v, int n, std::uint64_t bytes) {
   }
 }
 
-void expandOne(std::vector<Event>& out, const Event& call, int v, const std::vector<int>& members,
-               std::int64_t tag, Algorithm algorithm) {
+// Gather, scatter and allgather (recursive doubling, Bruck) steps carry up to n - 1 blocks: bytes x
+// (n - 1) must stay a message size (limits.hpp), so that no step's byte count wraps around 64 bits.
+void checkStepBytes(const Trace& trace, const Event& call, int n, Algorithm algorithm) {
+  const bool multiplies = call.op == CollectiveOp::Gather || call.op == CollectiveOp::Scatter ||
+                          (call.op == CollectiveOp::Allgather && algorithm != Algorithm::Ring &&
+                           algorithm != Algorithm::ShiftRing);
+  if (!multiplies || n < 2 || call.bytes <= limits::kMaxMessageBytes / (n - 1)) return;
+  std::string message = collectiveName(call.op);
+  message += " of ";
+  message += std::to_string(call.bytes);
+  message += " bytes over ";
+  message += std::to_string(n);
+  message += " ranks: its steps carry up to ";
+  message += std::to_string(n - 1);
+  message += " blocks, more than tac3map's limit of ";
+  message += std::to_string(limits::kMaxMessageBytes);
+  message += " bytes a message (docs/limits.md)";
+  failLimit(trace.fileOf(call), call.line, message);
+}
+
+// Appends rank v's steps of `call` to `out` (none: only counts them into `sends`).
+void expandOne(std::vector<Event>* out, std::uint64_t* sends, const Event& call, int v,
+               const std::vector<int>& members, std::int64_t tag, Algorithm algorithm) {
   const int n = static_cast<int>(members.size());
   if (n < 2) return;
-  Steps s(out, call, members, tag);
+  Steps s(out, sends, call, members, tag);
   const int rel = (v - call.root + n) % n;
   const std::uint64_t bytes = call.bytes;
   switch (call.op) {
@@ -309,6 +336,48 @@ void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms) {
   std::map<std::string, std::int64_t> commNumber{{"", 0}};
   for (const auto& [id, members] : trace.comms)
     commNumber.emplace(id, static_cast<std::int64_t>(commNumber.size()));
+  // A collective's communicator (its world ranks) and `rank`'s place in it, checked.
+  const auto place = [&](int rank, const Event& e) -> std::pair<const std::vector<int>*, int> {
+    const auto known = trace.comms.find(e.comm);
+    if (!e.comm.empty() && known == trace.comms.end())
+      failAt(trace.fileOf(e), e.line,
+             "communicator " + e.comm + " is not declared ('<rank> comm " + e.comm +
+                 " <world ranks...>')");
+    const std::vector<int>& members = e.comm.empty() ? world : known->second;
+    const auto me = std::find(members.begin(), members.end(), rank);
+    if (me == members.end())
+      failAt(trace.fileOf(e), e.line,
+             "rank " + std::to_string(rank) + " is not in communicator " + e.comm);
+    if (e.root < 0 || e.root >= static_cast<int>(members.size()))
+      failAt(trace.fileOf(e), e.line,
+             "root=" + std::to_string(e.root) + " is outside the communicator's 0.." +
+                 std::to_string(members.size() - 1));
+    checkStepBytes(trace, e, static_cast<int>(members.size()), algorithms.of(e.op));
+    return {&members, static_cast<int>(me - members.begin())};
+  };
+  // First the size: an alltoall over N ranks is N(N-1) messages, so a few lines can ask for
+  // billions. Counted without expanding, and refused at the collective whose messages pass
+  // the limit, before any event is made.
+  std::uint64_t sends = 0;
+  for (int rank = 0; rank < trace.ranks; ++rank)
+    for (const Event& e : trace.events[rank]) {
+      if (e.kind != EventKind::Collective) {
+        sends += e.kind == EventKind::Send || e.kind == EventKind::Isend ||
+                 e.kind == EventKind::Sendrecv;
+        continue;
+      }
+      const auto [members, v] = place(rank, e);
+      expandOne(nullptr, &sends, e, v, *members, 0, algorithms.of(e.op));
+      if (sends > limits::kMaxCommunications) {
+        std::string message = collectiveName(e.op);
+        message += " over ";
+        message += std::to_string(members->size());
+        message += " ranks: the trace's collectives expand to more than ";
+        message += std::to_string(limits::kMaxCommunications);
+        message += " point-to-point messages (tac3map's limit, docs/limits.md)";
+        failLimit(trace.fileOf(e), e.line, message);
+      }
+    }
   for (int rank = 0; rank < trace.ranks; ++rank) {
     std::vector<Event> expanded;
     std::map<std::string, std::int64_t> calls;  // per communicator: collectives so far
@@ -317,23 +386,9 @@ void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms) {
         expanded.push_back(e);
         continue;
       }
-      const auto known = trace.comms.find(e.comm);
-      if (!e.comm.empty() && known == trace.comms.end())
-        failAt(trace.fileOf(e), e.line,
-               "communicator " + e.comm + " is not declared ('<rank> comm " + e.comm +
-                   " <world ranks...>')");
-      const std::vector<int>& members = e.comm.empty() ? world : known->second;
-      const auto me = std::find(members.begin(), members.end(), rank);
-      if (me == members.end())
-        failAt(trace.fileOf(e), e.line,
-               "rank " + std::to_string(rank) + " is not in communicator " + e.comm);
-      if (e.root < 0 || e.root >= static_cast<int>(members.size()))
-        failAt(trace.fileOf(e), e.line,
-               "root=" + std::to_string(e.root) + " is outside the communicator's 0.." +
-                   std::to_string(members.size() - 1));
+      const auto [members, v] = place(rank, e);
       const std::int64_t tag = -1 - (commNumber.at(e.comm) * 1000000000 + calls[e.comm]++);
-      expandOne(expanded, e, static_cast<int>(me - members.begin()), members, tag,
-                algorithms.of(e.op));
+      expandOne(&expanded, &sends, e, v, *members, tag, algorithms.of(e.op));
     }
     trace.events[rank] = std::move(expanded);
   }

@@ -1,7 +1,11 @@
 #include "tac3map/model/problem.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
+#include <string>
+
+#include "tac3map/io/error.hpp"
 
 namespace tac3map {
 
@@ -67,6 +71,57 @@ Problem makeProblem(const CcsSet& sets, const Model& model) {
       p.bound[key.first] =
           std::max(p.bound[key.first], load.first * model.nodeWeight * load.second);
   return p;
+}
+
+void checkScoreArithmetic(const CcsSet& sets, const Model& model, int longestRoute,
+                          const std::string& source) {
+  using Wide = unsigned __int128;
+  constexpr Wide kMost = static_cast<Wide>(std::numeric_limits<std::int64_t>::max());
+  const Wide weight = std::max(model.linkWeight, model.nodeWeight);
+  const Wide links = static_cast<Wide>(std::max(longestRoute, 0)) + 2;  // + the node links
+  Wide tac3 = 0, bytes = 0, pairs = 0;
+  Wide previousMessages = 0, previousLargest = 0;
+  for (std::size_t t = 0; t < sets.sets.size(); ++t) {
+    Wide messages = 0, largest = 0;
+    const Communication* biggest = nullptr;
+    for (const Communication& c : sets.sets[t]) {
+      if (c.src == c.dst) continue;
+      ++messages;
+      bytes += c.bytes;
+      if (!biggest || c.bytes > biggest->bytes) biggest = &c;
+      largest = std::max<Wide>(largest, c.bytes);
+    }
+    // This CCS, and its union with the previous one when phases overlap (problem.hpp).
+    tac3 += messages * weight * largest;
+    pairs += weight * weight * (messages * links) * (messages * links) / 2;
+    if (model.overlap != Overlap::None) {
+      const Wide both = messages + previousMessages;
+      tac3 += both * weight * std::max(largest, previousLargest);
+      pairs += weight * weight * (both * links) * (both * links) / 2;
+    }
+    previousMessages = messages;
+    previousLargest = largest;
+    // Byte totals: each message counted at most three times (itself and two unions), over
+    // every link of its route.
+    const char* what = tac3 > kMost                ? "tac3 (messages x weight x bytes)"
+                       : bytes * 3 * links > kMost ? "byte-hops"
+                       : pairs > kMost             ? "the tie-break's shared link pairs"
+                                                   : nullptr;
+    if (!what) continue;
+    std::string message = "CCS ";
+    message += std::to_string(t);
+    if (biggest) {
+      message += " (largest message ";
+      message += std::to_string(biggest->bytes);
+      message += " bytes, sent at line ";
+      message += std::to_string(biggest->sendLine);
+      message += ")";
+    }
+    message += ": the trace is too large to score exactly in 64 bits: ";
+    message += what;
+    message += " could pass 2^63 - 1 (docs/limits.md)";
+    failLimit(source, 0, message);
+  }
 }
 
 }  // namespace tac3map

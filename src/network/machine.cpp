@@ -7,6 +7,7 @@
 
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/json_input.hpp"
+#include "tac3map/io/limits.hpp"
 
 namespace tac3map {
 namespace {
@@ -158,6 +159,7 @@ Machine parseMachine(const std::string& text, const std::string& source) {
                      : source;
   const json& axes = jsonField(doc, "axes", "top level", source);
   if (!axes.is_array() || axes.empty()) failIn(source, "axes: expected a non-empty array");
+  long long nodes = 1;
   for (std::size_t i = 0; i < axes.size(); ++i) {
     const std::string where = "axes[" + std::to_string(i) + "]";
     Axis axis;
@@ -166,9 +168,20 @@ Machine parseMachine(const std::string& text, const std::string& source) {
       failIn(source, where + ".name: expected a non-empty string");
     axis.name = name.get<std::string>();
     const json& size = jsonField(axes[i], "size", where, source);
-    if (!size.is_number_integer() || size.get<long long>() < 1 || size.get<long long>() > 1024)
-      failIn(source, where + ".size: expected an integer from 1 to 1024");
+    if (!size.is_number_integer() || size.get<long long>() < 1 ||
+        size.get<long long>() > limits::kMaxAxisSize)
+      failIn(source, where + ".size: expected an integer from 1 to " +
+                         std::to_string(limits::kMaxAxisSize));
     axis.size = size.get<int>();
+    // The product stays below kMaxMachineNodes x kMaxAxisSize < 2^33: no overflow. Checked
+    // here, before anything is sized per node (Network's tables, node tables, allocations).
+    nodes *= axis.size;
+    if (nodes > limits::kMaxMachineNodes)
+      failLimit(source, 0,
+                where + ".size: the axes make " + std::to_string(nodes) +
+                    " nodes or more, beyond tac3map's limit of " +
+                    std::to_string(limits::kMaxMachineNodes) +
+                    " nodes (26 times Fugaku's 158,976; docs/limits.md)");
     const json& wrap = jsonField(axes[i], "wrap", where, source);
     if (!wrap.is_boolean()) failIn(source, where + ".wrap: expected true or false");
     axis.wrap = wrap.get<bool>();

@@ -14,9 +14,19 @@ std::string shortenedMessage(const std::string& message);
 
 class InputError : public std::runtime_error {
  public:
-  explicit InputError(const std::string& message)
-      : std::runtime_error(shortenedMessage(message)) {}
+  explicit InputError(const std::string& message) : std::runtime_error(shortenedMessage(message)) {}
 };
+
+// Input beyond one of tac3map's resource limits (limits.hpp, docs/limits.md): a small file
+// asking for more ranks, nodes or messages than tac3map handles. The command exits with 3
+// (too large) instead of 1.
+class LimitError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+// "file:line: message" as a LimitError; line 0: "file: message".
+[[noreturn]] void failLimit(const std::string& file, std::size_t line, const std::string& message);
 
 // "file:line: message"
 [[noreturn]] void failAt(const std::string& file, std::size_t line, const std::string& message);

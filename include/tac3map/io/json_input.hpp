@@ -2,6 +2,7 @@
 // the file and line (syntax) or the file and JSON path (a missing or wrong field).
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -16,5 +17,14 @@ inline nlohmann::json loadJson(const std::string& path) {
 // object[key], or InputError "source: where: missing field "key"".
 const nlohmann::json& jsonField(const nlohmann::json& object, const char* key,
                                 const std::string& where, const std::string& source);
+
+// `value` as an integer from `low` to `high`, read in 64 bits, or InputError
+// "source: where: expected an integer from low to high, got 1e+20" for a float (1e20, 2.5),
+// a negative, a value out of range or past 64 bits: nothing is truncated or wrapped.
+std::int64_t jsonInteger(const nlohmann::json& value, std::int64_t low, std::int64_t high,
+                         const std::string& where, const std::string& source);
+// The same for unsigned values up to 2^64 - 1 (seeds, trial counts).
+std::uint64_t jsonUnsigned(const nlohmann::json& value, std::uint64_t low, std::uint64_t high,
+                           const std::string& where, const std::string& source);
 
 }  // namespace tac3map

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "tac3map/io/limits.hpp"
+
 namespace tac3map {
 
 // Compute and Copy are local work (seconds of computation, bytes copied in memory): they take
@@ -73,11 +75,26 @@ struct Trace {
   }
 };
 
+// The most ranks a trace may have. Readers check every rank count or rank id as they read it,
+// before any per-rank table is sized, so a tiny file naming rank 10^8 fails at once.
+struct RankLimit {
+  int most = limits::kMaxRanks;
+  // What holds the ranks, for the message: "box 2x2 (4 nodes, one task per node)"; empty for
+  // the global limit of a trace read without a box (limits.hpp).
+  std::string holder;
+
+  // InputError at file:line when a trace declares `count` ranks, or names rank `rank`, beyond
+  // the limit (line 0: the file as a whole).
+  void checkCount(long long count, const std::string& file, std::size_t line) const;
+  void checkRank(long long rank, const std::string& file, std::size_t line) const;
+};
+
 struct TraceOptions {
   int iteration = 1;  // which iteration (1-based) when the trace has `iteration` markers
   // readAnyTrace refuses a trace without a message between two ranks (an empty file, a
   // folder or a format read wrongly) unless this is set (`--allow-empty`).
   bool allowEmpty = false;
+  RankLimit ranks;
 };
 
 // Every reader refuses a message of 2^62 bytes or more at read time, so sums of a few

@@ -26,6 +26,9 @@ struct Mapping {
   int slotOf(int task) const { return slotOfTask.empty() ? 0 : slotOfTask[task]; }
 };
 
+// "box 2x2 (4 nodes, one task per node)": what checkTasksFit's message says tasks go on.
+std::string boxCapacityText(const Box& box, int slotsPerNode);
+
 // Throws when the tasks do not fit on the box's nodes, `slotsPerNode` tasks per node.
 void checkTasksFit(int tasks, const Box& box, const std::string& source, int slotsPerNode = 1);
 

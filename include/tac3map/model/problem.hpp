@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "tac3map/model/ccs.hpp"
@@ -39,5 +40,14 @@ struct Problem {
 };
 
 Problem makeProblem(const CcsSet& sets, const Model& model = {});
+
+// Every exact score is a 64-bit sum (objective.hpp): tac3 adds per CCS its messages x the
+// largest route weight x its largest message, tahb the bytes x hops, the tie-break the squared
+// weighted loads. With messages below 2^62 and up to 2^24 of them these can pass 2^64, so the
+// worst case of each is bounded here in 128 bits (unions of overlapping CCSs included) and the
+// input is refused, naming `source` and the CCS's largest message, when one could pass 2^63 - 1
+// (the engines' signed deltas). `longestRoute`: the most network links of one route.
+void checkScoreArithmetic(const CcsSet& sets, const Model& model, int longestRoute,
+                          const std::string& source);
 
 }  // namespace tac3map
