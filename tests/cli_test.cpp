@@ -503,6 +503,24 @@ TEST_F(Cli, SweepResumesAfterAKillAndSkipsWhatIsDone) {
   const Outcome third = run("sweep " + specFile + " -o " + results);
   EXPECT_NE(third.err.find("6 already done, 0 to run"), std::string::npos) << third.err;
   EXPECT_EQ(slurp(results), resumed);
+  // Issue 14, item 8: a whole last line without its newline is kept, ended, and the next
+  // result starts a line of its own.
+  ASSERT_EQ(full.back(), '\n');
+  std::ofstream(results, std::ios::trunc) << full.substr(0, full.size() - 1);
+  const Outcome unended = run("sweep " + specFile + " -o " + results);
+  ASSERT_EQ(unended.exitCode, 0) << unended.err;
+  EXPECT_NE(unended.err.find("6 already done, 0 to run"), std::string::npos) << unended.err;
+  EXPECT_EQ(sweep::lines(results).size(), 6u);
+  EXPECT_EQ(slurp(results).back(), '\n');
+}
+
+TEST_F(Cli, SweepRefusesEmptyLists) {
+  const std::string spec =
+      file("empty.json", R"({"jobs": [{"trace": ")" + sourcePath("examples/cg64-sendrecv.trace") +
+                             R"(", "machine": ")" + sourcePath("topologies/fx10.json") +
+                             R"(", "boxes": []}], "objectives": ["tac3"]})");
+  expectCleanFailure("sweep " + spec + " -o " + out("r.jsonl"),
+                     "empty.json: jobs[0].boxes: expected at least one box");
 }
 
 TEST_F(Cli, SweepRecordsFailuresAndExitsNonZero) {

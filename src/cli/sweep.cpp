@@ -142,6 +142,13 @@ Schedule readSchedule(const json& object, const std::string& where, const std::s
 void addCases(const json& traces, const json& machines, const json& boxes,
               const std::filesystem::path& base, const std::string& where,
               const std::string& source, std::vector<Case>& cases) {
+  // An empty list would make the sweep do nothing and say it succeeded.
+  if (traces.empty()) failIn(source, where + "trace: expected at least one trace");
+  if (machines.empty()) failIn(source, where + "machine: expected at least one machine");
+  if (boxes.empty())
+    failIn(source, where +
+                       "boxes: expected at least one box (leave \"boxes\" out for the whole "
+                       "machine)");
   for (std::size_t t = 0; t < traces.size(); ++t)
     for (std::size_t m = 0; m < machines.size(); ++m)
       for (std::size_t b = 0; b < boxes.size(); ++b) {
@@ -345,6 +352,13 @@ std::map<std::string, json> readDone(const std::string& path) {
     if (!line.is_object() || !line.contains("key") || !line.contains("status"))
       failAt(path, i + 1, "not a sweep result line (no key or status)");
     if (line["status"] == "ok") done[line["key"].dump()] = line;
+  }
+  // A whole last line without its newline (an editor, a copy): end it, so that the next
+  // result starts a line of its own.
+  if (!endsWithNewline && std::filesystem::file_size(path) == text.size()) {
+    std::ofstream end(path, std::ios::binary | std::ios::app);
+    end << '\n';
+    if (!end) failIn(path, "cannot append to the results file");
   }
   return done;
 }
