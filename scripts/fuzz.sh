@@ -66,7 +66,9 @@ for t in "${targets[@]}"; do
   else
     failed+=("$t")
     echo "fuzz $t: FINDING (exit $status); log $log" >&2
-    grep -E 'ERROR|runtime error|terminate called|what\(\)|#[0-9] ' "$log" | head -20 >&2 || true
+    # What went wrong, and the top of the stack in tac3map's own code.
+    grep -E 'ERROR: |runtime error: |what\(\): |SUMMARY: ' "$log" | head -5 >&2 || true
+    grep -E '^ +#[0-9]+ .* in tac3map::' "$log" | head -4 >&2 || true
     for f in "$findings/$t/"{crash,leak,timeout,oom}-*; do
       [ -e "$f" ] && echo "reproducer: $f (rerun: $build/tests/fuzz/fuzz_$t $f)" >&2
     done
