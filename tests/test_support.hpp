@@ -1,6 +1,7 @@
 // Helpers shared by the tests: paths of shipped files and small inline inputs.
 #pragma once
 
+#include <cstdlib>
 #include <sstream>
 #include <string>
 
@@ -11,6 +12,16 @@
 #include "tac3map/search/random.hpp"
 
 namespace tac3map::testing {
+
+// Set (TAC3MAP_SANITIZED=1) by scripts/test-sanitizers.sh, whose ASan + UBSan build runs the
+// suite several times slower: the heaviest randomized tests then take fewer random steps.
+inline bool underSanitizers() {
+  static const bool set = [] {
+    const char* value = std::getenv("TAC3MAP_SANITIZED");
+    return value != nullptr && *value != '\0' && std::string(value) != "0";
+  }();
+  return set;
+}
 
 inline std::string sourcePath(const std::string& relative) {
   return std::string(TAC3MAP_SOURCE_DIR) + "/" + relative;

@@ -433,6 +433,10 @@ void printSummary(std::ostream& out, const Spec& spec, const std::map<std::strin
 
 }  // namespace
 
+std::size_t countSweepEntries(const std::string& spec) {
+  return readSpec(spec).entries.size();
+}
+
 int runSweep(const SweepOptions& o) {
   if (o.threads < 1) throw InputError("--threads must be at least 1");
   const Spec spec = readSpec(o.spec);

@@ -4,6 +4,7 @@
 // interrupted job-script sweep resumes; docs/sweep.md has the spec and line formats.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace tac3map::cli {
@@ -16,5 +17,9 @@ struct SweepOptions {
 };
 
 int runSweep(const SweepOptions& options);
+
+// Reads and checks a spec without running anything: the number of entries it describes
+// (InputError as runSweep gives). For tests and the sweep spec's fuzz target.
+std::size_t countSweepEntries(const std::string& spec);
 
 }  // namespace tac3map::cli

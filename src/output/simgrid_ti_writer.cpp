@@ -77,8 +77,9 @@ class RankWriter {
     live_[key].push_back(name);
     if (!name.empty()) keyOf_[name] = key;
   }
-  // SMPI's `wait src dst tag` completes the oldest pending request with that key.
-  void wait(const Event& e, const std::string& name, const Key& key) {
+  // SMPI's `wait src dst tag` completes the oldest pending request with that key. The key is
+  // a copy: the caller's may be the entry of keyOf_ erased below (AddressSanitizer found it).
+  void wait(const Event& e, const std::string& name, const Key key) {
     auto& pending = live_[key];
     if (pending.empty() || pending.front() != name)
       failAt(trace_.fileOf(e), e.line,
