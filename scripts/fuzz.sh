@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of tests/fuzz with clang (AddressSanitizer and
-# UndefinedBehaviorSanitizer on everything) and runs each for SECONDS, one after the other,
-# from its seed corpus (docs/fuzzing.md). Exits 1 when a target finds a crash, a leak, a
+# UndefinedBehaviorSanitizer on everything) and runs each for SECONDS, FUZZ_JOBS at a time
+# (default: one per processor), from its seed corpus (docs/fuzzing.md). Exits 1 when a target finds a crash, a leak, a
 # time-out or an out-of-memory input, printing the reproducer's path.
 #
 #   scripts/fuzz.sh SECONDS [TARGET...]   # all targets, or the ones named (e.g. dumpi machine)
@@ -34,7 +34,7 @@ max_len() {
 build="$root/${BUILD:-build-fuzz}"
 if ! grep -q '^TAC3MAP_FUZZ:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
   cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DTAC3MAP_FUZZ=ON \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
     -DTAC3MAP_WITH_MPI=OFF -DTAC3MAP_BUILD_BENCH=OFF >/dev/null
 fi
 cmake --build "$build" -j"${JOBS:-$(nproc)}" --target "${targets[@]/#/fuzz_}"
@@ -43,8 +43,10 @@ findings=${FUZZ_FINDINGS:-$build/fuzz-findings}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
-failed=()
-for t in "${targets[@]}"; do
+# One target's run; a finding leaves $work/<target>.failed. FUZZ_JOBS targets run at once
+# (default: the number of processors), each on one core.
+fuzz_one() {
+  local t=$1 corpus log status runs
   # The corpus is a copy: what a run adds to it stays out of the repository.
   corpus="$work/$t"
   mkdir -p "$corpus" "$findings/$t"
@@ -64,14 +66,30 @@ for t in "${targets[@]}"; do
   if [ $status -eq 0 ]; then
     echo "fuzz $t: ${seconds} s, ${runs:-?} inputs, no finding"
   else
-    failed+=("$t")
-    echo "fuzz $t: FINDING (exit $status); log $log" >&2
+    touch "$work/$t.failed"
+    echo "fuzz $t: FINDING (exit $status); log $log"
     # What went wrong, and the top of the stack in tac3map's own code.
-    grep -E 'ERROR: |runtime error: |what\(\): |SUMMARY: ' "$log" | head -5 >&2 || true
-    grep -E '^ +#[0-9]+ .* in tac3map::' "$log" | head -4 >&2 || true
+    grep -E 'ERROR: |runtime error: |what\(\): |SUMMARY: ' "$log" | head -5 || true
+    grep -E '^ +#[0-9]+ .* in tac3map::' "$log" | head -4 || true
     for f in "$findings/$t/"{crash,leak,timeout,oom}-*; do
-      [ -e "$f" ] && echo "reproducer: $f (rerun: $build/tests/fuzz/fuzz_$t $f)" >&2
+      [ -e "$f" ] && echo "reproducer: $f (rerun: $build/tests/fuzz/fuzz_$t $f)"
     done
+  fi
+  return 0
+}
+at_once=${FUZZ_JOBS:-$(nproc)}
+for t in "${targets[@]}"; do
+  fuzz_one "$t" >"$work/$t.out" 2>&1 &
+  while [ "$(jobs -rp | wc -l)" -ge "$at_once" ]; do wait -n || true; done
+done
+wait
+failed=()
+for t in "${targets[@]}"; do
+  if [ -e "$work/$t.failed" ]; then
+    failed+=("$t")
+    cat "$work/$t.out" >&2
+  else
+    cat "$work/$t.out"
   fi
 done
 if [ ${#failed[@]} -gt 0 ]; then
