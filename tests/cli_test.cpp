@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "command_test.hpp"
 #include "tac3map/gen/cg_pattern.hpp"
 #include "tac3map/mapping/mapping.hpp"
 #include "test_support.hpp"
@@ -21,47 +22,12 @@ namespace {
 namespace fs = std::filesystem;
 using testing::sourcePath;
 
-struct Outcome {
-  int exitCode;
-  std::string out, err;
-};
+using testing::Outcome;
+using testing::slurp;
 
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-class Cli : public ::testing::Test {
+class Cli : public testing::CommandTest {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           (std::string("tac3map-cli-") + info->name() + "-" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_ / "out");
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  // Runs a shell command in the source folder, capturing its standard output and error.
-  Outcome runShell(const std::string& command) {
-    const std::string out = (dir_ / "stdout").string(), err = (dir_ / "stderr").string();
-    const std::string full = std::string("cd ") + TAC3MAP_SOURCE_DIR + " && { " + command +
-                             "; } >" + out + " 2>" + err + " </dev/null";
-    const int status = std::system(full.c_str());
-    return {WEXITSTATUS(status), slurp(out), slurp(err)};
-  }
-  Outcome run(const std::string& args) {
-    return runShell(std::string(TAC3MAP_BINARY) + " " + args);
-  }
-  std::string file(const std::string& name, const std::string& text) {
-    const fs::path path = dir_ / name;
-    std::ofstream(path) << text;
-    return path.string();
-  }
-  std::string out(const std::string& name) const { return (dir_ / "out" / name).string(); }
-  bool outputEmpty() const { return fs::is_empty(dir_ / "out"); }
+  Cli() : CommandTest("tac3map-cli-") {}
 
   // A bad input must fail with one line naming the problem and leave no output behind.
   void expectCleanFailure(const std::string& args, const std::string& expected) {
@@ -71,8 +37,6 @@ class Cli : public ::testing::Test {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_TRUE(outputEmpty()) << args;
   }
-
-  fs::path dir_;
 };
 
 const std::string kFx10 = "--machine topologies/fx10.json";

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "command_test.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/json_input.hpp"
 #include "tac3map/io/trace_formats.hpp"
@@ -27,54 +28,20 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurpFile(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using testing::Outcome;
 
-struct CommandResult {
-  int exitCode;
-  std::string out, err;
-};
-
-class Limits : public ::testing::Test {
+class Limits : public testing::CommandTest {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           (std::string("tac3map-limits-") + info->name() + "-" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_ / "out");
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  Limits() : CommandTest("tac3map-limits-") {}
 
-  std::string file(const std::string& name, const std::string& text) {
-    const fs::path path = dir_ / name;
-    std::ofstream(path) << text;
-    return path.string();
-  }
-  std::string out(const std::string& name) const { return (dir_ / "out" / name).string(); }
-  bool outputEmpty() const { return fs::is_empty(dir_ / "out"); }
-  CommandResult run(const std::string& args) {
-    const std::string o = (dir_ / "stdout").string(), e = (dir_ / "stderr").string();
-    const std::string command = std::string("cd ") + TAC3MAP_SOURCE_DIR + " && { " +
-                                TAC3MAP_BINARY + " " + args + "; } >" + o + " 2>" + e +
-                                " </dev/null";
-    const int status = std::system(command.c_str());
-    return {WEXITSTATUS(status), slurpFile(o), slurpFile(e)};
-  }
   // The command fails with `exitCode`, its one-line message is `expected` exactly, and
   // nothing was written.
   void expectRefused(const std::string& args, int exitCode, const std::string& expected) {
-    const CommandResult r = run(args);
+    const Outcome r = run(args);
     EXPECT_EQ(r.exitCode, exitCode) << args << "\n" << r.err;
     EXPECT_EQ(r.err, "tac3map: error: " + expected + "\n") << args;
     EXPECT_TRUE(outputEmpty()) << args;
   }
-
-  fs::path dir_;
 };
 
 const std::string kFx10 = "--machine topologies/fx10.json --shape 2x2x2x2x3x2";
@@ -208,7 +175,7 @@ TEST_F(Limits, ScoresThatCouldOverflow64BitsAreRefused) {
                                 "tac3map-trace 1\nranks 2\n"
                                 "0 sendrecv 1 1099511627776 1 1099511627776\n"
                                 "1 sendrecv 0 1099511627776 0 1099511627776\n");
-  const CommandResult r = run("score " + kFx10 + " --trace " + fine + " identity --json");
+  const Outcome r = run("score " + kFx10 + " --trace " + fine + " identity --json");
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_GT(nlohmann::json::parse(r.out)[0]["scores"]["tac3"].get<double>(), 0) << r.out;
 }
@@ -283,7 +250,7 @@ TEST_F(Limits, SearchCountsOnTheCommandLineAreRanged) {
   const std::string args = "map " + kFx10 + " --trace examples/cg64-sendrecv.trace -o " + out("m");
   for (const std::string bad : {" --chains 0", " --chains 4294967297", " --threads 100000",
                                 " --trials 0", " --trials 100000000000000000000"}) {
-    const CommandResult r = run(args + bad);
+    const Outcome r = run(args + bad);
     EXPECT_NE(r.exitCode, 0) << bad;
     EXPECT_NE(r.err.find(bad.substr(1, bad.find(' ', 1) - 1)), std::string::npos) << r.err;
     EXPECT_TRUE(outputEmpty()) << bad;
