@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "command_test.hpp"
+#include "tac3map/io/exit_codes.hpp"
 #include "tac3map/gen/cg_pattern.hpp"
 #include "tac3map/mapping/mapping.hpp"
 #include "test_support.hpp"
@@ -498,7 +499,7 @@ TEST_F(Cli, SweepRecordsFailuresAndExitsNonZero) {
                             R"("], "boxes": ["1x1x4x2x3x2", "2x2x2x2x3x2"],
                         "objectives": ["tofu-default"]})");
   const Outcome r = run("sweep " + specFile + " -o " + out("r.jsonl") + " --quiet");
-  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(r.exitCode, kExitInput);
   const auto results = sweep::lines(out("r.jsonl"));
   ASSERT_EQ(results.size(), 2u);
   int failed = 0;
@@ -613,7 +614,7 @@ TEST_F(Cli, PredictRejectsABrokenProfileWithOneLine) {
   const std::string bad = file("p.json", "{\"pingpong\": [{\"bytes\": 8}]}");
   const Outcome r =
       run("predict " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " identity --profile " + bad);
-  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(r.exitCode, kExitInput);
   EXPECT_NE(r.err.find("p.json: pingpong: expected a list of at least two"), std::string::npos)
       << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -646,7 +647,7 @@ TEST_F(Cli, MapWritesLauncherFilesThatScoreReadsBack) {
   // Without the table a host-based format cannot be written; nothing is left behind.
   const Outcome r = run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 +
                         " --map-format slurm-hostfile -o " + out("c.map"));
-  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(r.exitCode, kExitInput);
   EXPECT_NE(r.err.find("needs host names"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(out("c.map")));
 }
@@ -755,7 +756,7 @@ TEST_F(Cli, NodeTableAloneMakesANonContiguousJob) {
   const std::string small = file("small.txt", "0 0 0 0 0 0\n1 0 0 0 0 0\n");
   const Outcome refused =
       run("map " + kFx10 + " --nodes " + small + " " + kCg64 + " -o " + out("x.map"));
-  EXPECT_EQ(refused.exitCode, 1);
+  EXPECT_EQ(refused.exitCode, kExitInput);
   EXPECT_NE(refused.err.find("small.txt: 64 tasks do not fit on its 2 nodes"), std::string::npos)
       << refused.err;
   EXPECT_FALSE(fs::exists(out("x.map")));
@@ -919,11 +920,11 @@ TEST_F(Cli, MapsOnGraphMachinesEndToEnd) {
     EXPECT_EQ(rankfile.find(host), std::string::npos) << "node c" << i << " is not in the table";
   }
   const Outcome shaped = run("map " + job + " --shape 32 -o " + out("x.map"));
-  EXPECT_EQ(shaped.exitCode, 1);
+  EXPECT_EQ(shaped.exitCode, kExitInput);
   EXPECT_NE(shaped.err.find("graph machine"), std::string::npos) << shaped.err;
   const Outcome unknown =
       run("map " + job + " --nodes " + file("bad.txt", "c1\nsw9\n") + " -o " + out("x.map"));
-  EXPECT_EQ(unknown.exitCode, 1);
+  EXPECT_EQ(unknown.exitCode, kExitInput);
   EXPECT_NE(unknown.err.find("bad.txt:2"), std::string::npos) << unknown.err;
 }
 
@@ -933,13 +934,13 @@ TEST_F(Cli, OutputPathsAreCheckedBeforeAnyWork) {
   const std::string job =
       "map --machine topologies/fx10.json --shape 2x2x2x2x3x2 --trace examples/cg64-isend.trace ";
   const Outcome same = run(job + "-o " + out("a.map") + " --report " + out("a.map"));
-  EXPECT_EQ(same.exitCode, 1);
+  EXPECT_EQ(same.exitCode, kExitInput);
   EXPECT_NE(same.err.find("-o and --report both name"), std::string::npos) << same.err;
   const Outcome folder = run(job + "-o " + out("ok.map") + " --report " + out(""));
-  EXPECT_EQ(folder.exitCode, 1);
+  EXPECT_EQ(folder.exitCode, kExitInput);
   EXPECT_NE(folder.err.find("is a folder, not a file"), std::string::npos) << folder.err;
   const Outcome missing = run(job + "-o " + out("no/such/a.map"));
-  EXPECT_EQ(missing.exitCode, 1);
+  EXPECT_EQ(missing.exitCode, kExitInput);
   EXPECT_NE(missing.err.find("does not exist"), std::string::npos) << missing.err;
   EXPECT_TRUE(outputEmpty());
 }
@@ -1031,6 +1032,20 @@ TEST_F(Cli, DumpiFolderAndGarbageTraces) {
   expectCleanFailure(convert + quiet, quiet + ": the trace has no messages between ranks");
   const Outcome allowed = run(convert + "--allow-empty " + quiet);
   EXPECT_EQ(allowed.exitCode, 0) << allowed.err;
+}
+
+// Issue 15, item 4: one exit-code table for every command. Usage errors of any kind exit with
+// 2 (CLI11's own codes differ per kind), --help with 0, bad input with 3.
+TEST_F(Cli, ExitCodesFollowOneTable) {
+  EXPECT_EQ(run("map --no-such-option").exitCode, kExitUsage);
+  EXPECT_EQ(run("no-such-command").exitCode, kExitUsage);
+  EXPECT_EQ(run("score --machine topologies/fx10.json --shape 2x2x2x2x3x2 identity").exitCode,
+            kExitUsage);  // --trace missing
+  EXPECT_EQ(run("map --trials x --machine topologies/fx10.json").exitCode, kExitUsage);
+  EXPECT_EQ(run("map --help").exitCode, kExitOk);
+  EXPECT_EQ(run("ccs --trace " + file("bad.trace", "tac3map-trace 1\nranks x\n")).exitCode,
+            kExitInput);
+  EXPECT_TRUE(outputEmpty());
 }
 
 }  // namespace

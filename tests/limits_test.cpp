@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "command_test.hpp"
+#include "tac3map/io/exit_codes.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/json_input.hpp"
 #include "tac3map/io/trace_formats.hpp"
@@ -52,12 +53,12 @@ const std::string kBox96 = "box 2x2x2x2x3x2 (96 nodes, one task per node)";
 TEST_F(Limits, TiRankBeyondTheBoxIsRefusedAtItsLine) {
   const std::string ti = file("big.ti", "0 send 1 8\n1 recv 0 8\n100000000 compute 1\n");
   expectRefused("map " + kFx10 + " --trace " + ti + " --trace-format simgrid-ti -o " + out("m.map"),
-                1, ti + ":3: rank 100000000 is beyond the 96 tasks that fit on " + kBox96);
+                kExitInput, ti + ":3: rank 100000000 is beyond the 96 tasks that fit on " + kBox96);
 }
 
 TEST_F(Limits, TiRankBeyondTheGlobalLimitWithoutABox) {
   const std::string ti = file("big.ti", "0 send 1 8\n1 recv 0 8\n100000000 compute 1\n");
-  expectRefused("convert " + ti + " --to simgrid-ti -o " + out("c.ti"), 3,
+  expectRefused("convert " + ti + " --to simgrid-ti -o " + out("c.ti"), kExitResource,
                 ti + ":3: rank 100000000 is beyond tac3map's limit of 1048576 ranks for a "
                      "trace read without a box (docs/limits.md)");
   // The last rank within the limit passes the check (not read here: 2^20 ranks' tables).
@@ -68,9 +69,9 @@ TEST_F(Limits, TiRankBeyondTheGlobalLimitWithoutABox) {
 TEST_F(Limits, NativeRankCountBeyondTheBoxIsRefusedAtTheRanksLine) {
   const std::string trace =
       file("big.trace", "tac3map-trace 1\nranks 100000000\n0 send 1 8\n1 recv 0 8\n");
-  expectRefused("map " + kFx10 + " --trace " + trace + " -o " + out("m.map"), 1,
+  expectRefused("map " + kFx10 + " --trace " + trace + " -o " + out("m.map"), kExitInput,
                 trace + ":2: 100000000 tasks do not fit on " + kBox96);
-  expectRefused("ccs --trace " + trace, 3,
+  expectRefused("ccs --trace " + trace, kExitResource,
                 trace +
                     ":2: 100000000 ranks exceed tac3map's limit of 1048576 ranks for a "
                     "trace read without a box (docs/limits.md)");
@@ -119,7 +120,7 @@ TEST_F(Limits, AllToAllBeyondTheBoxIsRefusedBeforeCcsExtraction) {
   std::string text = "tac3map-trace 1\nranks 3000\n";
   for (int r = 0; r < 3000; ++r) text += std::to_string(r) + " alltoall 8\n";
   const std::string trace = file("a2a.trace", text);
-  expectRefused("score " + kFx10 + " --trace " + trace + " identity", 1,
+  expectRefused("score " + kFx10 + " --trace " + trace + " identity", kExitInput,
                 trace + ":2: 3000 tasks do not fit on " + kBox96);
 }
 
@@ -129,7 +130,7 @@ TEST_F(Limits, CollectiveExpansionBeyondTheMessageLimitNamesTheCollective) {
   std::string text = "tac3map-trace 1\nranks 4200\n";
   for (int r = 0; r < 4200; ++r) text += std::to_string(r) + " alltoall 8\n";
   const std::string trace = file("a2a.trace", text);
-  expectRefused("ccs --trace " + trace, 3,
+  expectRefused("ccs --trace " + trace, kExitResource,
                 trace +
                     ":3998: alltoall over 4200 ranks: the trace's collectives expand to "
                     "more than 16777216 point-to-point messages (tac3map's limit, "
@@ -165,7 +166,7 @@ TEST_F(Limits, ScoresThatCouldOverflow64BitsAreRefused) {
                                  "tac3map-trace 1\nranks 2\n"
                                  "0 sendrecv 1 4611686018427387903 1 4611686018427387903\n"
                                  "1 sendrecv 0 4611686018427387903 0 4611686018427387903\n");
-  expectRefused("map " + kFx10 + " --trace " + trace + " -o " + out("m.map"), 3,
+  expectRefused("map " + kFx10 + " --trace " + trace + " -o " + out("m.map"), kExitResource,
                 trace +
                     ": CCS 0 (largest message 4611686018427387903 bytes, sent at line 3): the "
                     "trace is too large to score exactly in 64 bits: tac3 (messages x weight x "
@@ -186,7 +187,7 @@ TEST_F(Limits, CollectiveStepsThatWouldWrapTheirByteCountAreRefused) {
                                  "1 gather 2305843009213693952\n"
                                  "2 gather 2305843009213693952\n"
                                  "3 gather 2305843009213693952\n");
-  expectRefused("ccs --trace " + trace, 3,
+  expectRefused("ccs --trace " + trace, kExitResource,
                 trace +
                     ":3: gather of 2305843009213693952 bytes over 4 ranks: its steps carry "
                     "up to 3 blocks, more than tac3map's limit of 4611686018427387903 bytes a "
@@ -203,7 +204,7 @@ TEST_F(Limits, SweepNumbersAreChecked64BitValuesWithTheirJsonPath) {
       "machines": ["topologies/fx10.json"], "boxes": ["2x2x2x2x3x2"], "objectives": ["tac3"])";
   const auto refused = [&](const std::string& extra, const std::string& expected) {
     const std::string spec = file("spec.json", "{" + base + ", " + extra + "}");
-    expectRefused("sweep " + spec + " -o " + out("r.jsonl"), 1, spec + ": " + expected);
+    expectRefused("sweep " + spec + " -o " + out("r.jsonl"), kExitInput, spec + ": " + expected);
   };
   refused(R"("iteration": 1e20)", "iteration: expected an integer from 1 to 2147483647, got 1e+20");
   refused(R"("iteration": 4294967297)",
@@ -240,7 +241,7 @@ TEST_F(Limits, MappingFileCoordinatesPast32BitsAreRefused) {
                                R"({"ranks": [{"rank": 0, "coordinates": [0, 0, 0, 0, 0, 0]},
                     {"rank": 1, "coordinates": [4294967296, 0, 0, 0, 0, 0]}]})");
   const std::string trace = file("t.trace", "tac3map-trace 1\nranks 2\n0 send 1 8\n1 recv 0 8\n");
-  expectRefused("score " + kFx10 + " --trace " + trace + " " + map, 1,
+  expectRefused("score " + kFx10 + " --trace " + trace + " " + map, kExitInput,
                 map +
                     ": ranks[1].coordinates[0]: expected an integer from 0 to 1, got "
                     "4294967296");

@@ -11,6 +11,7 @@
 #include "platform_command.hpp"
 #include "sweep.hpp"
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/exit_codes.hpp"
 #include "tac3map/io/limits.hpp"
 #include "tac3map/search/objectives.hpp"
 #include "topology_command.hpp"
@@ -78,11 +79,7 @@ void addBoxOptions(CLI::App& app, BoxInput& box) {
 
 }  // namespace
 
-// Exit codes (docs/errors.md): 0 done; 1 bad input (the message names the file and line or
-// JSON path); 3 the job is too large for this machine or for tac3map's limits; 4 an internal
-// error (a bug). Command-line usage errors exit with CLI11's codes (105 a bad value, 106 a
-// missing option, 109 an unexpected argument, ...).
-constexpr int kExitInput = 1, kExitTooLarge = 3, kExitInternal = 4;
+// Exit codes: include/tac3map/io/exit_codes.hpp (docs/errors.md).
 
 int main(int argc, char** argv) {
   const MpiSession mpi(&argc, &argv);  // only when launched by mpirun (distributed.hpp)
@@ -334,7 +331,13 @@ int main(int argc, char** argv) {
   TopologyOptions topology;
   const std::vector<CLI::App*> topologyKinds = addTopologyCommand(app, topology);
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version are "errors" with code 0 in CLI11; every real usage error exits
+    // with one documented code, whatever CLI11's own number for it.
+    return app.exit(e) == 0 ? tac3map::kExitOk : tac3map::kExitUsage;
+  }
   try {
     if (mapCmd->parsed()) return runMap(map);
     if (scoreCmd->parsed()) return runScore(score);
@@ -353,26 +356,26 @@ int main(int argc, char** argv) {
       if (kind->parsed()) return runTopology(kind->get_name(), topology);
   } catch (const tac3map::LimitError& e) {
     if (MpiSession::rank() == 0) std::cerr << "tac3map: error: " << e.what() << "\n";
-    return kExitTooLarge;
+    return tac3map::kExitResource;
   } catch (const tac3map::InputError& e) {
     // Every MPI process reads the same inputs and fails alike: one message is enough.
     if (MpiSession::rank() == 0) std::cerr << "tac3map: error: " << e.what() << "\n";
-    return kExitInput;
+    return tac3map::kExitInput;
   } catch (const std::bad_alloc&) {
     if (MpiSession::rank() == 0)
       std::cerr << "tac3map: error: out of memory: the job is larger than this machine can hold "
                    "(limits: docs/limits.md)\n";
-    return kExitTooLarge;
+    return tac3map::kExitResource;
   } catch (const std::length_error& e) {
     if (MpiSession::rank() == 0)
       std::cerr << "tac3map: error: the job is too large: " << e.what()
                 << " (limits: docs/limits.md)\n";
-    return kExitTooLarge;
+    return tac3map::kExitResource;
   } catch (const std::exception& e) {
     if (MpiSession::rank() == 0)
       std::cerr << "tac3map: internal error: " << e.what()
                 << " (a bug: please report it with the command line and its input files)\n";
-    return kExitInternal;
+    return tac3map::kExitInternal;
   }
-  return 0;
+  return tac3map::kExitOk;
 }

@@ -19,6 +19,7 @@
 #include "score_table.hpp"
 #include "tac3map/io/atomic_file.hpp"
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/exit_codes.hpp"
 #include "tac3map/io/json_input.hpp"
 #include "tac3map/io/limits.hpp"
 #include "tac3map/mapping/mapping_names.hpp"
@@ -518,9 +519,9 @@ int runSweep(const SweepOptions& o) {
   if (failed > 0) {
     std::cerr << "sweep: " << failed << " of " << pending.size() << " entries failed (see "
               << o.output << ")\n";
-    return 1;
+    return kExitPartial;
   }
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace tac3map::cli
