@@ -499,7 +499,7 @@ TEST_F(Cli, SweepRecordsFailuresAndExitsNonZero) {
                             R"("], "boxes": ["1x1x4x2x3x2", "2x2x2x2x3x2"],
                         "objectives": ["tofu-default"]})");
   const Outcome r = run("sweep " + specFile + " -o " + out("r.jsonl") + " --quiet");
-  EXPECT_EQ(r.exitCode, kExitPartial);
+  EXPECT_EQ(r.exitCode, kExitInput);
   const auto results = sweep::lines(out("r.jsonl"));
   ASSERT_EQ(results.size(), 2u);
   int failed = 0;
@@ -830,8 +830,8 @@ TEST_F(Cli, ConvertToSimgridTiReadsBackAsTheSameCcs) {
   const Outcome converted = run("ccs --trace " + out("cg.ti") + " --json");
   ASSERT_EQ(converted.exitCode, 0) << converted.err;
   EXPECT_EQ(converted.out, original.out);
-  const Outcome bad = run("convert examples/cg64-isend.trace --to dumpi -o " + out("x.ti"));
-  EXPECT_NE(bad.exitCode, 0);
+  const Outcome bad = run("convert examples/cg64-isend.trace --to paraver -o " + out("x.ti"));
+  EXPECT_EQ(bad.exitCode, kExitUsage);
   EXPECT_FALSE(fs::exists(out("x.ti")));
 }
 
