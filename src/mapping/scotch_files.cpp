@@ -329,12 +329,15 @@ Mapping readScotchMapping(const std::string& path, const std::vector<int>& nodeO
              "vertex " + std::to_string(e.vertex) + " is outside " + std::to_string(base) + ".." +
                  std::to_string(count + base - 1) + " (the count on line " +
                  std::to_string(countLine) + " is " + std::to_string(count) + ")");
-  for (long long v = base; v < count + base; ++v)
-    if (!lineOf.count(v))
-      failAt(path, countLine,
-             "vertex " + std::to_string(v) + " has no mapping line (" + std::to_string(count) +
-                 " vertices, " + std::to_string(entries.size()) + " lines)");
-  if (tasks < 0) tasks = static_cast<int>(count);
+  // Fewer lines than vertices: one of the first lines + 1 labels has none (they are distinct
+  // and in range), so the search stays within the file's size whatever the count says.
+  if (static_cast<long long>(entries.size()) < count)
+    for (long long v = base;; ++v)
+      if (!lineOf.count(v))
+        failAt(path, countLine,
+               "vertex " + std::to_string(v) + " has no mapping line (" + std::to_string(count) +
+                   " vertices, " + std::to_string(entries.size()) + " lines)");
+  if (tasks < 0) tasks = static_cast<int>(count);  // count == lines here, an int
   if (tasks > count)
     failAt(path, countLine,
            std::to_string(count) + " vertices, fewer than the " + std::to_string(tasks) +
