@@ -380,9 +380,15 @@ TEST_F(TraceConversion, WhatDumpiCannotHoldIsAnErrorNamingTheLine) {
       traceFromText("tac3map-trace 1\nranks 2\n0 send 1 8 3000000000\n1 recv 0 8 3000000000\n");
   const Trace oddSize =
       traceFromText("tac3map-trace 1\nranks 2\n0 send 1 3000000001\n1 recv 0 3000000001\n");
+  const Trace undeclared = traceFromText(
+      "tac3map-trace 1\nranks 2\n0 send 1 8\n1 recv 0 8\n0 bcast 8 comm=c\n1 bcast 8 comm=c\n");
+  const Trace outsider = traceFromText(
+      "tac3map-trace 1\nranks 3\n0 comm c 0 1\n0 send 1 8\n1 recv 0 8\n2 bcast 8 comm=c\n");
   for (const auto& [trace, message] :
        {std::pair{&bigTag, "test.trace:3: tag 3000000000: DUMPI tags are ints 0..2147483647"},
-        std::pair{&oddSize, "test.trace:3: message of 3000000001 bytes: DUMPI counts are ints"}}) {
+        std::pair{&oddSize, "test.trace:3: message of 3000000001 bytes: DUMPI counts are ints"},
+        std::pair{&undeclared, "test.trace:5: communicator c is not declared"},
+        std::pair{&outsider, "test.trace:6: rank 2 is not in communicator c"}}) {
     try {
       writeDumpi(*trace, (dir_ / "bad").string());
       ADD_FAILURE() << "expected InputError: " << message;

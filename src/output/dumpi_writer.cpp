@@ -138,8 +138,7 @@ class RankWriter {
     const auto add = [&arguments](std::vector<std::string> more) {
       arguments.insert(arguments.end(), more.begin(), more.end());
     };
-    const std::size_t members =
-        e.comm.empty() ? static_cast<std::size_t>(trace_.ranks) : trace_.comms.at(e.comm).size();
+    const std::size_t members = checkedMembers(e);
     switch (e.op) {
       case CollectiveOp::Bcast:
         add(sized(e, e.bytes, "count", "datatype"));
@@ -185,6 +184,25 @@ class RankWriter {
         {CollectiveOp::ReduceScatter, "MPI_Reduce_scatter"},
         {CollectiveOp::Barrier, "MPI_Barrier"}};
     call(kNames.at(e.op), arguments);
+  }
+  // The size of a collective's communicator, checked as the expansion checks it (the same
+  // messages): declared, holding this rank, the root inside it.
+  std::size_t checkedMembers(const Event& e) const {
+    const auto known = trace_.comms.find(e.comm);
+    if (!e.comm.empty() && known == trace_.comms.end())
+      failAt(trace_.fileOf(e), e.line,
+             "communicator " + e.comm + " is not declared ('<rank> comm " + e.comm +
+                 " <world ranks...>')");
+    const std::size_t members =
+        e.comm.empty() ? static_cast<std::size_t>(trace_.ranks) : known->second.size();
+    if (commRank(e) >= static_cast<int>(members))
+      failAt(trace_.fileOf(e), e.line,
+             "rank " + std::to_string(rank_) + " is not in communicator " + e.comm);
+    if (rooted(e.op) && (e.root < 0 || e.root >= static_cast<int>(members)))
+      failAt(trace_.fileOf(e), e.line,
+             "root=" + std::to_string(e.root) + " is outside the communicator's 0.." +
+                 std::to_string(members - 1));
+    return members;
   }
   int commRank(const Event& e) const {
     if (e.comm.empty()) return rank_;
