@@ -499,7 +499,7 @@ TEST_F(Cli, SweepRecordsFailuresAndExitsNonZero) {
                             R"("], "boxes": ["1x1x4x2x3x2", "2x2x2x2x3x2"],
                         "objectives": ["tofu-default"]})");
   const Outcome r = run("sweep " + specFile + " -o " + out("r.jsonl") + " --quiet");
-  EXPECT_EQ(r.exitCode, kExitInput);
+  EXPECT_EQ(r.exitCode, kExitPartial);
   const auto results = sweep::lines(out("r.jsonl"));
   ASSERT_EQ(results.size(), 2u);
   int failed = 0;

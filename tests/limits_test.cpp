@@ -145,7 +145,7 @@ TEST_F(Limits, MachineWithTooManyNodesIsRefusedWhileParsing) {
   const std::string trace = file("t.trace", "tac3map-trace 1\nranks 2\n0 send 1 8\n1 recv 0 8\n");
   expectRefused(
       "map --machine " + machine + " --shape 1024x1024x95 --trace " + trace + " -o " + out("m.map"),
-      3,
+      kExitResource,
       machine +
           ": axes[2].size: the axes make 99614720 nodes or more, beyond tac3map's "
           "limit of 4194304 nodes (26 times Fugaku's 158,976; docs/limits.md)");
