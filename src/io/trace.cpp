@@ -63,7 +63,15 @@ const CollectiveVerb kCollectives[] = {
     {"bcast", CollectiveOp::Bcast},         {"reduce", CollectiveOp::Reduce},
     {"allreduce", CollectiveOp::Allreduce}, {"allgather", CollectiveOp::Allgather},
     {"alltoall", CollectiveOp::Alltoall},   {"gather", CollectiveOp::Gather},
-    {"scatter", CollectiveOp::Scatter},     {"reduce_scatter", CollectiveOp::ReduceScatter}};
+    {"scatter", CollectiveOp::Scatter},     {"reduce_scatter", CollectiveOp::ReduceScatter},
+    {"scan", CollectiveOp::Scan},           {"exscan", CollectiveOp::Exscan}};
+
+// Names of the v-collectives, which only SimGrid TI traces carry (their count lists have no
+// native syntax), for messages and --collectives.
+const CollectiveVerb kVariableCollectives[] = {{"gatherv", CollectiveOp::Gatherv},
+                                               {"scatterv", CollectiveOp::Scatterv},
+                                               {"allgatherv", CollectiveOp::Allgatherv},
+                                               {"alltoallv", CollectiveOp::Alltoallv}};
 
 // '<rank> <collective> <bytes> [root=<r>] [comm=<id>]' (barrier: no bytes, comm= only).
 Event parseCollective(const LineReader& r, CollectiveOp op) {
@@ -229,6 +237,8 @@ void RankLimit::checkRank(long long rank, const std::string& file, std::size_t l
 
 const char* collectiveName(CollectiveOp op) {
   for (const CollectiveVerb& c : kCollectives)
+    if (c.op == op) return c.name;
+  for (const CollectiveVerb& c : kVariableCollectives)
     if (c.op == op) return c.name;
   return "barrier";
 }

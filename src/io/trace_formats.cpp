@@ -205,6 +205,9 @@ struct TiRank {
   std::vector<std::pair<std::string, std::string>> live;  // (src dst tag key, request name)
   int next = 0;
   std::uint64_t defaultType = 1;  // bytes; 8 after 'init <anything>'
+  // alltoallv count lists, moved into Trace::blocks (Event::blocks indexes them) when the
+  // ranks' events are gathered.
+  std::vector<std::vector<std::uint64_t>> blocks;
 };
 
 // A datatype field: SimGrid's id, or an MPI name; its size in bytes as SimGrid replays it.
@@ -216,10 +219,11 @@ std::uint64_t tiTypeSize(const Reader& r, const std::string& word) {
     if (numeric && type.id >= 0 && id == type.id) return type.simgridSize;
     if (!numeric && word == type.name) return type.mpiSize;
   }
-  if (numeric && (id == -1 || id == 55 || id == 56))
-    r.fail("datatype id " + word +
-           " has no size (SimGrid writes -1 for derived datatypes and 55/56 for MPI_UB/MPI_LB; "
-           "its replay sends nothing for them)");
+  // SMPI traces a derived (not replayable) datatype's message as count x size bytes, with
+  // no predefined type id: the size is bytes already.
+  if (numeric && id == -1) return 1;
+  if (numeric && (id == 55 || id == 56))
+    r.fail("datatype id " + word + " has no size (55/56 are MPI_UB/MPI_LB, markers, not data)");
   r.fail("unknown datatype '" + word + "' (expected a SimGrid datatype id 0..59 or an MPI name)");
 }
 
@@ -338,6 +342,57 @@ void readTiLine(const Reader& r, const std::vector<std::string>& words, int rank
     for (std::size_t i = 2; i < n + 2; ++i) largest = std::max(largest, bytesAt(i, n + 3));
     return collective(CollectiveOp::ReduceScatter, largest, 0);
   }
+  // The v-collectives list one count per rank of MPI_COMM_WORLD (SimGrid 3.32's replay
+  // parser). Counts at [first, first + ranks) in the type at `type`: each checked, in bytes.
+  const std::size_t n = static_cast<std::size_t>(ranks);
+  const auto countsAt = [&](std::size_t first, std::size_t type) {
+    std::vector<std::uint64_t> counts(n);
+    for (std::size_t i = 0; i < n; ++i) counts[i] = bytesAt(first + i, type);
+    return counts;
+  };
+  const auto needCounts = [&](std::size_t lists, const char* usage) {
+    if (words.size() < 2 + lists * n + 1)
+      r.fail("'" + words[1] + "' takes the form '<rank> " + usage + "' with " +
+             std::to_string(ranks) + " counts per list (one per rank)");
+  };
+  if (action == "gatherv") {  // <send_size> <recv_counts...> [root] [send_type] [recv_type]
+    needCounts(1, "gatherv <send_size> <recv_count per rank> [root] [send_type] [recv_type]");
+    countsAt(3, 5 + n);  // checked; each rank's own send size is its block
+    return collective(CollectiveOp::Gatherv, bytesAt(2, 4 + n), rootAt(3 + n));
+  }
+  if (action == "scatterv") {  // <send_counts...> <recv_size> [root] [send_type] [recv_type]
+    needCounts(1, "scatterv <send_count per rank> <recv_size> [root] [send_type] [recv_type]");
+    countsAt(2, 4 + n);
+    return collective(CollectiveOp::Scatterv, bytesAt(2 + n, 5 + n), rootAt(3 + n));
+  }
+  if (action == "allgatherv") {  // <send_size> <recv_counts...> [datatype] [displacements...]
+    needCounts(1, "allgatherv <send_size> <recv_count per rank> [datatype]");
+    countsAt(3, 3 + n);
+    return collective(CollectiveOp::Allgatherv, bytesAt(2, 3 + n), 0);
+  }
+  if (action == "alltoallv") {
+    // <send_buffer> <send_counts...> <recv_buffer> <recv_counts...> [send_type] [recv_type]
+    if (words.size() < 4 + 2 * n)
+      r.fail("'" + words[1] +
+             "' takes the form '<rank> alltoallv <send_buffer_size> <send_count "
+             "per rank> <recv_buffer_size> <recv_count per rank> [send_type] [recv_type]' with " +
+             std::to_string(ranks) + " counts per list");
+    std::vector<std::uint64_t> sent = countsAt(3, 4 + 2 * n);
+    std::vector<std::uint64_t> received = countsAt(4 + n, 5 + 2 * n);
+    Event e = r.event(EventKind::Collective);
+    e.op = CollectiveOp::Alltoallv;
+    e.blocks = static_cast<int>(s.blocks.size());
+    s.blocks.push_back(std::move(sent));
+    s.blocks.push_back(std::move(received));
+    return s.events.push_back(e);
+  }
+  if (action == "scan" || action == "exscan") {
+    // SimGrid 3.32 writes '<endpoint -1> <tag> <size> <datatype>'; older: '<size> [datatype]'.
+    const bool current = words.size() >= 5 && words[2] == "-1";
+    need(3, "scan|exscan <size> [datatype]");
+    return collective(action == "scan" ? CollectiveOp::Scan : CollectiveOp::Exscan,
+                      current ? bytesAt(4, 5) : bytesAt(2, 3), 0);
+  }
   if (action == "init") {
     if (words.size() > 2) s.defaultType = 8;  // SMPI: MPI_DOUBLE, the MPE default
     return;
@@ -405,7 +460,14 @@ Trace readSimgrid(const std::string& path, const std::vector<std::string>& files
     }
   }
   trace.events.resize(ranks);
-  for (int rank = 0; rank < ranks; ++rank) trace.events[rank] = std::move(state[rank].events);
+  for (int rank = 0; rank < ranks; ++rank) {
+    // Per-rank block indexes become indexes into the trace's one table.
+    const int offset = static_cast<int>(trace.blocks.size());
+    for (Event& e : state[rank].events)
+      if (e.blocks >= 0) e.blocks += offset;
+    for (auto& list : state[rank].blocks) trace.blocks.push_back(std::move(list));
+    trace.events[rank] = std::move(state[rank].events);
+  }
   return trace;
 }
 

@@ -37,8 +37,25 @@ bool supported(CollectiveOp op, Algorithm a) {
       return a == Algorithm::Ring;
     case CollectiveOp::Barrier:
       return a == Algorithm::Dissemination;
+    case CollectiveOp::Gatherv:
+    case CollectiveOp::Scatterv:
+      return a == Algorithm::Binomial;
+    case CollectiveOp::Allgatherv:
+      return a == Algorithm::Ring;
+    case CollectiveOp::Alltoallv:
+      return a == Algorithm::Pairwise;
+    case CollectiveOp::Scan:
+    case CollectiveOp::Exscan:
+      return a == Algorithm::RecursiveDoubling;
   }
   return false;
+}
+
+// Gatherv, scatterv and allgatherv: steps that carry other ranks' blocks, whose sizes only
+// their own calls give.
+bool isVariable(CollectiveOp op) {
+  return op == CollectiveOp::Gatherv || op == CollectiveOp::Scatterv ||
+         op == CollectiveOp::Allgatherv;
 }
 
 // The steps one rank takes, in communicator ranks; turned into events by the caller.
@@ -87,33 +104,61 @@ int largestPowerOfTwoAtMost(int n) {
   return p;
 }
 
+// The bytes of `count` consecutive blocks from relative rank `first` (gather, scatter: the
+// blocks of a binomial subtree; bcast, reduce: one message of the call's size whatever the
+// subtree).
+using SpanBytes = std::uint64_t (*)(const void* context, int first, int count);
+
 // v: my rank relative to the root; rel -> communicator rank: (rel + root) % n.
-void binomialDown(Steps& s, int v, int n, int root, bool scatter, std::uint64_t bytes) {
+void binomialDown(Steps& s, int v, int n, int root, const void* context, SpanBytes span) {
   const auto abs = [&](int rel) { return (rel + root) % n; };
   int mask = 1;
   while (mask < n) {
     if (v & mask) {
-      s.recv(abs(v - mask), scatter ? bytes * std::min(mask, n - v) : bytes);
+      s.recv(abs(v - mask), span(context, v, std::min(mask, n - v)));
       break;
     }
     mask <<= 1;
   }
   for (mask >>= 1; mask > 0; mask >>= 1)
-    if (v + mask < n) s.send(abs(v + mask), scatter ? bytes * std::min(mask, n - v - mask) : bytes);
+    if (v + mask < n) s.send(abs(v + mask), span(context, v + mask, std::min(mask, n - v - mask)));
 }
 
-void binomialUp(Steps& s, int v, int n, int root, bool gather, std::uint64_t bytes) {
+void binomialUp(Steps& s, int v, int n, int root, const void* context, SpanBytes span) {
   const auto abs = [&](int rel) { return (rel + root) % n; };
   for (int mask = 1; mask < n; mask <<= 1) {
     if (v & mask) {
-      s.send(abs(v - mask), gather ? bytes * std::min(mask, n - v) : bytes);
+      s.send(abs(v - mask), span(context, v, std::min(mask, n - v)));
       break;
     }
-    if (v + mask < n) s.recv(abs(v + mask), gather ? bytes * std::min(mask, n - v - mask) : bytes);
+    if (v + mask < n) s.recv(abs(v + mask), span(context, v + mask, std::min(mask, n - v - mask)));
   }
 }
 
-// MPICH's recursive doubling: the first 2 * rem ranks pair up so that a power of two remain.
+// Uniform blocks of the call's size: one block (bcast, reduce) or `count` (gather, scatter).
+struct UniformBlocks {
+  std::uint64_t bytes;
+  bool perRank;
+  static std::uint64_t span(const void* context, int, int count) {
+    const auto* u = static_cast<const UniformBlocks*>(context);
+    return u->perRank ? u->bytes * static_cast<std::uint64_t>(count) : u->bytes;
+  }
+};
+
+// Each rank's own block (gatherv, scatterv: relative rank i is communicator rank
+// (i + root) % n). Their sum is checked below 2^62 before any expansion.
+struct RankBlocks {
+  const std::vector<std::uint64_t>* bytes;
+  int root;
+  static std::uint64_t span(const void* context, int first, int count) {
+    const auto* b = static_cast<const RankBlocks*>(context);
+    const int n = static_cast<int>(b->bytes->size());
+    std::uint64_t sum = 0;
+    for (int i = first; i < first + count; ++i) sum += (*b->bytes)[(i + b->root) % n];
+    return sum;
+  }
+};
+
 void recursiveDoublingAllreduce(Steps& s, int v, int n, std::uint64_t bytes) {
   const int p = largestPowerOfTwoAtMost(n), rem = n - p;
   int newRank;
@@ -178,6 +223,21 @@ void shiftRing(Steps& s, int v, int n, std::uint64_t bytes) {
     s.exchange((v + shift) % n, bytes, (v - shift + n) % n, bytes);
 }
 
+// Allgatherv on a ring: as ringSameSize, step `step` passes on the block of rank v - step,
+// each block of its owner's size.
+void ringBlocks(Steps& s, int v, int n, const std::vector<std::uint64_t>& blocks) {
+  const int right = (v + 1) % n, left = (v - 1 + n) % n;
+  for (int step = 0; step < n - 1; ++step)
+    s.exchange(right, blocks[((v - step) % n + n) % n], left, blocks[((v - step - 1) % n + n) % n]);
+}
+
+// Scan and exscan (MPICH's recursive doubling): at distance 1, 2, 4, ... each rank exchanges
+// its partial result with v xor distance, when that rank exists.
+void recursiveDoublingScan(Steps& s, int v, int n, std::uint64_t bytes) {
+  for (int mask = 1; mask < n; mask <<= 1)
+    if ((v ^ mask) < n) s.exchange(v ^ mask, bytes, v ^ mask, bytes);
+}
+
 void bruck(Steps& s, int v, int n, std::uint64_t bytes) {
   for (int pof = 1; pof < n; pof *= 2) {
     const std::uint64_t blocks = static_cast<std::uint64_t>(std::min(pof, n - pof));
@@ -205,23 +265,44 @@ void checkStepBytes(const Trace& trace, const Event& call, int n, Algorithm algo
   failLimit(trace.fileOf(call), call.line, message);
 }
 
-// Appends rank v's steps of `call` to `out` (none: only counts them into `sends`).
-void expandOne(std::vector<Event>* out, std::uint64_t* sends, const Event& call, int v,
-               const std::vector<int>& members, std::int64_t tag, Algorithm algorithm) {
+// Appends rank v's steps of `call` to `out` (none: only counts them into `sends`). `own`:
+// every communicator rank's own block of this call (gatherv, scatterv, allgatherv), else null.
+void expandOne(std::vector<Event>* out, std::uint64_t* sends, const Trace& trace, const Event& call,
+               int v, const std::vector<int>& members, std::int64_t tag, Algorithm algorithm,
+               const std::vector<std::uint64_t>* own) {
   const int n = static_cast<int>(members.size());
   if (n < 2) return;
   Steps s(out, sends, call, members, tag);
   const int rel = (v - call.root + n) % n;
   const std::uint64_t bytes = call.bytes;
+  const UniformBlocks one{bytes, false}, each{bytes, true};
+  const RankBlocks ranks{own, call.root};
   switch (call.op) {
     case CollectiveOp::Bcast:
-      return binomialDown(s, rel, n, call.root, false, bytes);
+      return binomialDown(s, rel, n, call.root, &one, UniformBlocks::span);
     case CollectiveOp::Scatter:
-      return binomialDown(s, rel, n, call.root, true, bytes);
+      return binomialDown(s, rel, n, call.root, &each, UniformBlocks::span);
+    case CollectiveOp::Scatterv:
+      return binomialDown(s, rel, n, call.root, &ranks, RankBlocks::span);
     case CollectiveOp::Reduce:
-      return binomialUp(s, rel, n, call.root, false, bytes);
+      return binomialUp(s, rel, n, call.root, &one, UniformBlocks::span);
     case CollectiveOp::Gather:
-      return binomialUp(s, rel, n, call.root, true, bytes);
+      return binomialUp(s, rel, n, call.root, &each, UniformBlocks::span);
+    case CollectiveOp::Gatherv:
+      return binomialUp(s, rel, n, call.root, &ranks, RankBlocks::span);
+    case CollectiveOp::Allgatherv:
+      return ringBlocks(s, v, n, *own);
+    case CollectiveOp::Alltoallv: {
+      const auto& sent = trace.blocks[call.blocks];
+      const auto& received = trace.blocks[call.blocks + 1];
+      for (int step = 1; step < n; ++step)
+        s.exchange((v + step) % n, sent[(v + step) % n], (v - step + n) % n,
+                   received[(v - step + n) % n]);
+      return;
+    }
+    case CollectiveOp::Scan:
+    case CollectiveOp::Exscan:
+      return recursiveDoublingScan(s, v, n, bytes);
     case CollectiveOp::Allreduce:
       if (algorithm == Algorithm::Ring) {
         ringReduceScatterChunks(s, v, n, bytes);
@@ -260,7 +341,13 @@ Algorithm defaultAlgorithm(CollectiveOp op) {
     case CollectiveOp::ReduceScatter:
       return Algorithm::Ring;
     case CollectiveOp::Alltoall:
+    case CollectiveOp::Alltoallv:
       return Algorithm::Pairwise;
+    case CollectiveOp::Allgatherv:
+      return Algorithm::Ring;
+    case CollectiveOp::Scan:
+    case CollectiveOp::Exscan:
+      return Algorithm::RecursiveDoubling;
     case CollectiveOp::Barrier:
       return Algorithm::Dissemination;
     default:
@@ -286,7 +373,9 @@ CollectiveAlgorithms parseCollectiveAlgorithms(const std::string& text) {
   const CollectiveOp ops[] = {
       CollectiveOp::Bcast,     CollectiveOp::Reduce,        CollectiveOp::Allreduce,
       CollectiveOp::Allgather, CollectiveOp::Alltoall,      CollectiveOp::Gather,
-      CollectiveOp::Scatter,   CollectiveOp::ReduceScatter, CollectiveOp::Barrier};
+      CollectiveOp::Scatter,   CollectiveOp::ReduceScatter, CollectiveOp::Barrier,
+      CollectiveOp::Gatherv,   CollectiveOp::Scatterv,      CollectiveOp::Allgatherv,
+      CollectiveOp::Alltoallv, CollectiveOp::Scan,          CollectiveOp::Exscan};
   while (std::getline(in, entry, ',')) {
     if (entry.empty()) continue;
     const auto equals = entry.find('=');
@@ -355,11 +444,51 @@ void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms) {
     checkStepBytes(trace, e, static_cast<int>(members.size()), algorithms.of(e.op));
     return {&members, static_cast<int>(me - members.begin())};
   };
+  // The v-collectives' blocks: every member's own block of each call, found by numbering a
+  // communicator's collectives in program order (the k-th call of every member is one call,
+  // as MPI requires). Their sum must stay a message size (limits.hpp): binomial steps carry
+  // sums of blocks.
+  std::map<std::pair<std::string, std::int64_t>, std::vector<std::uint64_t>> own;
+  std::map<std::pair<std::string, std::int64_t>, std::uint64_t> sums;
+  std::map<std::pair<std::string, std::int64_t>, const Event*> firstOf;
+  for (int rank = 0; rank < trace.ranks; ++rank) {
+    std::map<std::string, std::int64_t> calls;
+    for (const Event& e : trace.events[rank]) {
+      if (e.kind != EventKind::Collective) continue;
+      const auto key = std::make_pair(e.comm, calls[e.comm]++);
+      const auto [first, inserted] = firstOf.emplace(key, &e);
+      const bool variable = isVariable(e.op) || isVariable(first->second->op);
+      if (variable && !inserted && first->second->op != e.op)
+        failAt(trace.fileOf(e), e.line,
+               std::string(collectiveName(e.op)) + " here, but the same call is a " +
+                   collectiveName(first->second->op) + " at " + trace.fileOf(*first->second) + ":" +
+                   std::to_string(first->second->line) +
+                   ": every rank must call a communicator's collectives in the same order");
+      if (!isVariable(e.op)) continue;
+      const auto [members, v] = place(rank, e);
+      auto& blocks = own[key];
+      blocks.resize(members->size());
+      blocks[v] = e.bytes;
+      // Each block is below 2^62 and the running sum at most 2^62: the sum cannot wrap.
+      std::uint64_t& sum = sums[key];
+      sum += e.bytes;
+      if (sum > limits::kMaxMessageBytes)
+        failLimit(trace.fileOf(e), e.line,
+                  std::string(collectiveName(e.op)) +
+                      ": its blocks add up to more than tac3map's limit of " +
+                      std::to_string(limits::kMaxMessageBytes) +
+                      " bytes a message (docs/limits.md)");
+    }
+  }
+  const auto blocksOf = [&](const Event& e, std::int64_t call) {
+    return isVariable(e.op) ? &own.at({e.comm, call}) : nullptr;
+  };
   // First the size: an alltoall over N ranks is N(N-1) messages, so a few lines can ask for
   // billions. Counted without expanding, and refused at the collective whose messages pass
   // the limit, before any event is made.
   std::uint64_t sends = 0;
-  for (int rank = 0; rank < trace.ranks; ++rank)
+  for (int rank = 0; rank < trace.ranks; ++rank) {
+    std::map<std::string, std::int64_t> calls;
     for (const Event& e : trace.events[rank]) {
       if (e.kind != EventKind::Collective) {
         sends += e.kind == EventKind::Send || e.kind == EventKind::Isend ||
@@ -367,7 +496,8 @@ void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms) {
         continue;
       }
       const auto [members, v] = place(rank, e);
-      expandOne(nullptr, &sends, e, v, *members, 0, algorithms.of(e.op));
+      expandOne(nullptr, &sends, trace, e, v, *members, 0, algorithms.of(e.op),
+                blocksOf(e, calls[e.comm]++));
       if (sends > limits::kMaxCommunications) {
         std::string message = collectiveName(e.op);
         message += " over ";
@@ -378,6 +508,7 @@ void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms) {
         failLimit(trace.fileOf(e), e.line, message);
       }
     }
+  }
   for (int rank = 0; rank < trace.ranks; ++rank) {
     std::vector<Event> expanded;
     std::map<std::string, std::int64_t> calls;  // per communicator: collectives so far
@@ -387,8 +518,10 @@ void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms) {
         continue;
       }
       const auto [members, v] = place(rank, e);
-      const std::int64_t tag = -1 - (commNumber.at(e.comm) * 1000000000 + calls[e.comm]++);
-      expandOne(&expanded, &sends, e, v, *members, tag, algorithms.of(e.op));
+      const std::int64_t call = calls[e.comm]++;
+      const std::int64_t tag = -1 - (commNumber.at(e.comm) * 1000000000 + call);
+      expandOne(&expanded, &sends, trace, e, v, *members, tag, algorithms.of(e.op),
+                blocksOf(e, call));
     }
     trace.events[rank] = std::move(expanded);
   }

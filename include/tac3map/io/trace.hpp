@@ -39,7 +39,16 @@ enum class CollectiveOp {
   Gather,
   Scatter,
   ReduceScatter,
-  Barrier
+  Barrier,
+  // From SimGrid TI traces only (the native format has no count lists). A v-collective's
+  // Event::bytes is the calling rank's own block: gatherv what it sends, scatterv what it
+  // receives, allgatherv what it contributes; alltoallv's per-peer sizes are Trace::blocks.
+  Gatherv,
+  Scatterv,
+  Allgatherv,
+  Alltoallv,
+  Scan,
+  Exscan
 };
 
 struct Event {
@@ -56,6 +65,9 @@ struct Event {
   CollectiveOp op = CollectiveOp::Barrier;  // collective: which, its root and communicator
   int root = 0;
   std::string comm;  // "" = all ranks
+  // alltoallv: Trace::blocks[blocks] are the bytes sent to each communicator rank,
+  // Trace::blocks[blocks + 1] the bytes received from each; -1 for every other event.
+  int blocks = -1;
 };
 
 struct Trace {
@@ -68,6 +80,8 @@ struct Trace {
   // communicator-rank order, and the line that declared it.
   std::map<std::string, std::vector<int>> comms;
   std::map<std::string, std::size_t> commLines;
+  // Per-peer byte counts of alltoallv calls (Event::blocks).
+  std::vector<std::vector<std::uint64_t>> blocks;
 
   // The file an event was read from, for messages.
   const std::string& fileOf(const Event& e) const {
