@@ -75,8 +75,6 @@ TEST_F(Convert, UsageErrorsExitWithTheUsageCode) {
   refused(trace + "--to json" + o, kExitUsage,
           "json is a mapping format; a trace converts to native | simgrid-ti | dumpi");
   refused(trace + "--to paraver" + o, kExitUsage, "paraver");
-  refused(trace + "--to native --collectives allreduce=ring" + o, kExitUsage,
-          "only applies to --to simgrid-ti");
   refused(trace + "--to native --machine topologies/fx10.json" + o, kExitUsage,
           "is for converting a mapping");
   refused("--mapping m.map --machine topologies/fx10.json --to native" + o, kExitUsage,

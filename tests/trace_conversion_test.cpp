@@ -128,7 +128,7 @@ void expectSameCcs(const Trace& expected, const Trace& actual, const std::string
 
 // Every event and collective: blocking, non-blocking and combined point-to-point calls, waits
 // in and out of posting order, a waitall with nothing pending, barriers, local work, every
-// collective on all ranks and on sub-communicators (with roots), a reduce_scatter.
+// collective on all ranks and on sub-communicators (with roots), reduce_scatter, scan and exscan.
 const char* const kEverything =
     "tac3map-trace 1\nranks 5\n"
     "0 comm evens 4 2 0\n1 comm odds 1 3\n"
@@ -151,7 +151,9 @@ const char* const kEverything =
     "4 scatter 40 root=4\n"
     "0 reduce_scatter 48\n1 reduce_scatter 48\n2 reduce_scatter 48\n3 reduce_scatter 48\n"
     "4 reduce_scatter 48\n"
-    "0 allreduce 4 comm=evens\n2 allreduce 4 comm=evens\n4 allreduce 4 comm=evens\n";
+    "0 allreduce 4 comm=evens\n2 allreduce 4 comm=evens\n4 allreduce 4 comm=evens\n"
+    "0 scan 72\n1 scan 72\n2 scan 72\n3 scan 72\n4 scan 72\n"
+    "1 exscan 56 comm=odds\n3 exscan 56 comm=odds\n";
 
 class TraceConversion : public ::testing::Test {
  protected:
@@ -225,7 +227,7 @@ TEST_F(TraceConversion, ShippedTracesOfEveryFormatRoundTrip) {
   for (const char* sample :
        {"tests/data/ring.trace", "tests/data/split.trace", "tests/data/ring.simgrid",
         "tests/data/simgrid-old/index", "tests/data/dumpi/index", "tests/data/dumpi",
-        "tests/data/dumpi-split/index"})
+        "tests/data/dumpi-split/index", "tests/fuzz/corpus/simgrid_ti/v-collectives.ti"})
     expectRoundTrips(readAnyTrace(sourcePath(sample), TraceFormat::Auto, {}), sample);
 }
 
@@ -306,6 +308,32 @@ TEST_F(TraceConversion, DumpiKeepsCollectivesAndCommunicators) {
         want.push_back(std::string(collectiveName(e.op)) + " " + std::to_string(e.bytes) + " " +
                        std::to_string(e.root) + (e.comm.empty() ? "" : " c"));
     EXPECT_EQ(collectives, want) << "rank " << rank;
+  }
+}
+
+TEST_F(TraceConversion, OnlyTheVariableCollectivesBecomeSteps) {
+  // SimGrid TI's gatherv, scatterv, allgatherv and alltoallv have no native or DUMPI form:
+  // written as their steps (DUMPI: tags renumbered into its ints); scan, exscan and bcast stay.
+  const Trace ti = readAnyTrace(sourcePath("tests/fuzz/corpus/simgrid_ti/v-collectives.ti"),
+                                TraceFormat::Auto, {});
+  for (TraceFormat format : {TraceFormat::Native, TraceFormat::Dumpi}) {
+    const Trace back = writeAndRead(ti, format);
+    for (int rank = 0; rank < back.ranks; ++rank) {
+      std::vector<std::string> collectives;
+      int steps = 0;
+      for (const Event& e : back.events[rank]) {
+        if (e.kind == EventKind::Collective) collectives.push_back(collectiveName(e.op));
+        if (e.kind != EventKind::Collective && e.kind != EventKind::Barrier) {
+          ++steps;
+          if (format == TraceFormat::Dumpi) {
+            EXPECT_GE(e.tag, 0);
+          }
+        }
+      }
+      EXPECT_EQ(collectives, (std::vector<std::string>{"scan", "exscan", "bcast"}))
+          << traceFormatName(format) << " rank " << rank;
+      EXPECT_GT(steps, 0) << traceFormatName(format) << " rank " << rank;
+    }
   }
 }
 

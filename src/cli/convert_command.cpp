@@ -61,10 +61,6 @@ void checkMode(const CLI::App& cmd, const ConvertOptions& o) {
     if (!isOneOf(o.to, kTraceFormats))
       throw CLI::ValidationError(
           "--to", o.to + " is a mapping format; a trace converts to " + listed(kTraceFormats));
-    if (!o.input.collectives.empty() && o.to != "simgrid-ti")
-      throw CLI::ValidationError(
-          "--collectives", "only applies to --to simgrid-ti, which expands collectives; " + o.to +
-                               " keeps them as collectives");
     return;
   }
   for (const char* name : traceOnly)
@@ -84,11 +80,11 @@ int convertTrace(const ConvertOptions& o) {
     std::cout << "wrote " << o.output << " and " << trace.ranks << " rank files ("
               << simgridTiRankFile(o.output, 0) << " ...)\n";
   } else if (o.to == "dumpi") {
-    writeDumpi(trace, o.output);
+    writeDumpi(trace, o.output, parseCollectiveAlgorithms(o.input.collectives));
     std::cout << "wrote " << o.output << " and " << trace.ranks << " rank files ("
               << dumpiRankFile(o.output, 0, trace.ranks) << " ...)\n";
   } else {
-    writeNativeTrace(trace, o.output);
+    writeNativeTrace(trace, o.output, parseCollectiveAlgorithms(o.input.collectives));
     std::cout << "wrote " << o.output << ": " << trace.ranks << " ranks, native trace\n";
   }
   return 0;
@@ -179,8 +175,9 @@ CLI::App* addConvertCommand(CLI::App& app, ConvertOptions& o) {
   cmd->add_flag("--allow-empty", o.input.allowEmpty,
                 "accept a trace without any message between ranks");
   cmd->add_option("--collectives", o.input.collectives,
-                  "with --to simgrid-ti: algorithm per collective, e.g. allreduce=ring "
-                  "(collectives are written as their point-to-point steps)");
+                  "algorithm per collective the output expands into point-to-point steps, e.g. "
+                  "allreduce=ring (simgrid-ti: every collective; native, dumpi: gatherv, "
+                  "scatterv, allgatherv, alltoallv)");
   std::vector<std::string> formats = kTraceFormats;
   formats.insert(formats.end(), kMapFormats.begin(), kMapFormats.end());
   cmd->add_option("--to", o.to,

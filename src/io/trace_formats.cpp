@@ -716,15 +716,18 @@ std::vector<std::size_t> convertDumpiRank(const std::vector<DumpiCall>& calls,
         e.comm = id;
         events.push_back(e);
       }
-    } else if (n == "MPI_Bcast" || n == "MPI_Reduce" || n == "MPI_Allreduce") {
+    } else if (n == "MPI_Bcast" || n == "MPI_Reduce" || n == "MPI_Allreduce" || n == "MPI_Scan" ||
+               n == "MPI_Exscan") {
       const std::string id = comm();
       e = r.event(EventKind::Collective);
       e.comm = id;
-      e.op = n == "MPI_Bcast"    ? CollectiveOp::Bcast
-             : n == "MPI_Reduce" ? CollectiveOp::Reduce
-                                 : CollectiveOp::Allreduce;
+      e.op = n == "MPI_Bcast"       ? CollectiveOp::Bcast
+             : n == "MPI_Reduce"    ? CollectiveOp::Reduce
+             : n == "MPI_Allreduce" ? CollectiveOp::Allreduce
+             : n == "MPI_Scan"      ? CollectiveOp::Scan
+                                    : CollectiveOp::Exscan;
       e.bytes = bytes("count", "datatype");
-      if (n != "MPI_Allreduce") e.root = r.root(arg("root"));
+      if (n == "MPI_Bcast" || n == "MPI_Reduce") e.root = r.root(arg("root"));
       events.push_back(e);
     } else if (n == "MPI_Allgather" || n == "MPI_Alltoall" || n == "MPI_Gather" ||
                n == "MPI_Scatter") {

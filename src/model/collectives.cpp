@@ -418,7 +418,12 @@ const Trace& withCollectivesExpanded(const Trace& trace, const CollectiveAlgorit
   return storage;
 }
 
-void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms) {
+void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms,
+                       const std::set<CollectiveOp>& keep) {
+  // With collectives kept, the expanded ones' tags come after every tag the kept ones can get
+  // when they are expanded in turn (communicator numbers up to the trace's count).
+  const std::int64_t tagCommOffset =
+      keep.empty() ? 0 : static_cast<std::int64_t>(trace.comms.size()) + 1;
   std::vector<int> world(trace.ranks);
   for (int r = 0; r < trace.ranks; ++r) world[r] = r;
   // Communicators numbered for tags: 0 is all ranks, then the declared ones in id order.
@@ -490,9 +495,10 @@ void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms) {
   for (int rank = 0; rank < trace.ranks; ++rank) {
     std::map<std::string, std::int64_t> calls;
     for (const Event& e : trace.events[rank]) {
-      if (e.kind != EventKind::Collective) {
+      if (e.kind != EventKind::Collective || keep.count(e.op)) {
         sends += e.kind == EventKind::Send || e.kind == EventKind::Isend ||
                  e.kind == EventKind::Sendrecv;
+        if (e.kind == EventKind::Collective) ++calls[e.comm];
         continue;
       }
       const auto [members, v] = place(rank, e);
@@ -513,13 +519,14 @@ void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms) {
     std::vector<Event> expanded;
     std::map<std::string, std::int64_t> calls;  // per communicator: collectives so far
     for (const Event& e : trace.events[rank]) {
-      if (e.kind != EventKind::Collective) {
+      if (e.kind != EventKind::Collective || keep.count(e.op)) {
+        if (e.kind == EventKind::Collective) ++calls[e.comm];
         expanded.push_back(e);
         continue;
       }
       const auto [members, v] = place(rank, e);
       const std::int64_t call = calls[e.comm]++;
-      const std::int64_t tag = -1 - (commNumber.at(e.comm) * 1000000000 + call);
+      const std::int64_t tag = -1 - ((commNumber.at(e.comm) + tagCommOffset) * 1000000000 + call);
       expandOne(&expanded, &sends, trace, e, v, *members, tag, algorithms.of(e.op),
                 blocksOf(e, call));
     }

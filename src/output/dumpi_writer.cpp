@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <set>
+#include <stdexcept>
 
 #include "tac3map/io/atomic_file.hpp"
 #include "tac3map/io/error.hpp"
@@ -24,6 +26,13 @@ constexpr int kUndefinedColour = -32766;  // MPI_UNDEFINED in Open MPI and MPICH
 constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
 // Every call takes a microsecond of the clock the files print; local work adds its own time.
 constexpr std::int64_t kCallNanoseconds = 1000;
+
+// The collectives DUMPI writes as calls: every one but SimGrid's v-collectives.
+const std::set<CollectiveOp> kDumpiCollectives = {
+    CollectiveOp::Bcast,     CollectiveOp::Reduce,        CollectiveOp::Allreduce,
+    CollectiveOp::Allgather, CollectiveOp::Alltoall,      CollectiveOp::Gather,
+    CollectiveOp::Scatter,   CollectiveOp::ReduceScatter, CollectiveOp::Barrier,
+    CollectiveOp::Scan,      CollectiveOp::Exscan};
 
 bool rooted(CollectiveOp op) {
   return op == CollectiveOp::Bcast || op == CollectiveOp::Reduce || op == CollectiveOp::Gather ||
@@ -145,6 +154,8 @@ class RankWriter {
         break;
       case CollectiveOp::Reduce:
       case CollectiveOp::Allreduce:
+      case CollectiveOp::Scan:
+      case CollectiveOp::Exscan:
         add(sized(e, e.bytes, "count", "datatype"));
         arguments.push_back("MPI_Op op=3 (MPI_SUM)");
         break;
@@ -170,6 +181,11 @@ class RankWriter {
       }
       case CollectiveOp::Barrier:
         break;
+      case CollectiveOp::Gatherv:
+      case CollectiveOp::Scatterv:
+      case CollectiveOp::Allgatherv:
+      case CollectiveOp::Alltoallv:
+        throw std::logic_error("v-collectives are expanded before DUMPI is written");
     }
     if (rooted(e.op)) arguments.push_back("int root=" + std::to_string(e.root));
     arguments.push_back(comm("comm", e.comm));
@@ -182,7 +198,9 @@ class RankWriter {
         {CollectiveOp::Gather, "MPI_Gather"},
         {CollectiveOp::Scatter, "MPI_Scatter"},
         {CollectiveOp::ReduceScatter, "MPI_Reduce_scatter"},
-        {CollectiveOp::Barrier, "MPI_Barrier"}};
+        {CollectiveOp::Barrier, "MPI_Barrier"},
+        {CollectiveOp::Scan, "MPI_Scan"},
+        {CollectiveOp::Exscan, "MPI_Exscan"}};
     call(kNames.at(e.op), arguments);
   }
   // The size of a collective's communicator, checked as the expansion checks it (the same
@@ -272,9 +290,57 @@ class RankWriter {
   std::string out_;
 };
 
+// Negative tags (the steps of collectives tac3map expanded, here or in a native trace written
+// before) renumbered one to one after the trace's largest tag: DUMPI tags are ints
+// 0..2^31-1, and the matching of messages only needs distinct tags to stay distinct.
+bool hasNegativeTags(const Trace& trace) {
+  for (const auto& events : trace.events)
+    for (const Event& e : events)
+      if (e.kind != EventKind::Collective && e.tag < 0) return true;
+  return false;
+}
+
+void renumberNegativeTags(Trace& trace) {
+  std::set<std::int64_t> tags;
+  for (const auto& events : trace.events)
+    for (const Event& e : events)
+      if (e.kind == EventKind::Send || e.kind == EventKind::Recv || e.kind == EventKind::Isend ||
+          e.kind == EventKind::Irecv || e.kind == EventKind::Sendrecv)
+        tags.insert(e.tag);
+  // After the largest tag DUMPI can hold (a larger one is refused at its line when written).
+  std::int64_t next = 0;
+  for (std::int64_t tag : tags)
+    if (tag >= 0 && tag <= kIntMax) next = tag + 1;
+  std::map<std::int64_t, std::int64_t> renamed;
+  for (auto it = tags.rbegin(); it != tags.rend(); ++it)
+    if (*it < 0) {
+      if (next > kIntMax)
+        failIn(trace.source, "too many distinct tags for DUMPI (tags are ints 0..2147483647)");
+      renamed[*it] = next++;
+    }
+  for (auto& events : trace.events)
+    for (Event& e : events)
+      if (e.kind != EventKind::Collective && renamed.count(e.tag)) e.tag = renamed[e.tag];
+}
+
 }  // namespace
 
-std::vector<std::string> dumpiRankTexts(const Trace& trace) {
+std::vector<std::string> dumpiRankTexts(const Trace& input,
+                                        const CollectiveAlgorithms& algorithms) {
+  // SimGrid's v-collectives become their steps (their count lists are not written).
+  bool variable = false;
+  for (const auto& events : input.events)
+    for (const Event& e : events)
+      variable |= e.kind == EventKind::Collective && !kDumpiCollectives.count(e.op);
+  Trace rewritten;
+  const Trace* chosen = &input;
+  if (variable || hasNegativeTags(input)) {
+    rewritten = input;
+    if (variable) expandCollectives(rewritten, algorithms, kDumpiCollectives);
+    renumberNegativeTags(rewritten);
+    chosen = &rewritten;
+  }
+  const Trace& trace = *chosen;
   std::map<std::string, int> handles;  // communicator id -> DUMPI handle
   for (const auto& entry : trace.comms)
     handles[entry.first] = kFirstUserComm + static_cast<int>(handles.size());
@@ -292,8 +358,9 @@ std::string dumpiRankFile(const std::string& indexPath, int rank, int ranks) {
   return std::filesystem::path(indexPath).filename().string() + "-" + number + ".txt";
 }
 
-void writeDumpi(const Trace& trace, const std::string& indexPath) {
-  const std::vector<std::string> texts = dumpiRankTexts(trace);
+void writeDumpi(const Trace& trace, const std::string& indexPath,
+                const CollectiveAlgorithms& algorithms) {
+  const std::vector<std::string> texts = dumpiRankTexts(trace, algorithms);
   const std::filesystem::path folder = std::filesystem::path(indexPath).parent_path();
   std::string index;
   std::vector<StagedFile> files;

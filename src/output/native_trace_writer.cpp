@@ -4,6 +4,13 @@
 #include "tac3map/io/number_text.hpp"
 
 namespace tac3map {
+
+const std::set<CollectiveOp> kNativeCollectives = {
+    CollectiveOp::Bcast,     CollectiveOp::Reduce,        CollectiveOp::Allreduce,
+    CollectiveOp::Allgather, CollectiveOp::Alltoall,      CollectiveOp::Gather,
+    CollectiveOp::Scatter,   CollectiveOp::ReduceScatter, CollectiveOp::Barrier,
+    CollectiveOp::Scan,      CollectiveOp::Exscan};
+
 namespace {
 
 // The collectives that take a root (the others would refuse nothing, but a root there means
@@ -76,7 +83,19 @@ void appendEvent(std::string& out, int rank, const Event& e) {
 
 }  // namespace
 
-std::string nativeTraceText(const Trace& trace) {
+std::string nativeTraceText(const Trace& input, const CollectiveAlgorithms& algorithms) {
+  // The v-collectives (SimGrid TI's gatherv, scatterv, allgatherv, alltoallv) have no native
+  // syntax: they become their point-to-point steps; every other collective stays.
+  Trace expanded;
+  const Trace* chosen = &input;
+  for (const auto& events : input.events)
+    for (const Event& e : events)
+      if (e.kind == EventKind::Collective && !kNativeCollectives.count(e.op) && chosen == &input) {
+        expanded = input;
+        expandCollectives(expanded, algorithms, kNativeCollectives);
+        chosen = &expanded;
+      }
+  const Trace& trace = *chosen;
   std::string out = "tac3map-trace 1\n";
   out += "# written by tac3map convert from " + trace.source + "\n";
   out += "ranks " + std::to_string(trace.ranks) + "\n";
@@ -91,8 +110,9 @@ std::string nativeTraceText(const Trace& trace) {
   return out;
 }
 
-void writeNativeTrace(const Trace& trace, const std::string& path) {
-  writeFileAtomically(path, nativeTraceText(trace));
+void writeNativeTrace(const Trace& trace, const std::string& path,
+                      const CollectiveAlgorithms& algorithms) {
+  writeFileAtomically(path, nativeTraceText(trace, algorithms));
 }
 
 }  // namespace tac3map

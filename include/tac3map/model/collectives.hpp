@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -39,7 +40,10 @@ bool hasCollectives(const Trace& trace);
 // Replaces collective events by point-to-point events (sendrecv, send, recv). Their tags are
 // negative and unique per communicator and call, so they never match the program's own
 // messages. Errors (unknown communicator, a rank outside it, a bad root) name the line.
-void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms);
+// Collectives whose op is in `keep` stay collectives (a trace writer's format expresses them);
+// the expanded ones' tags then lie beyond any the kept ones get when expanded later.
+void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms,
+                       const std::set<CollectiveOp>& keep = {});
 // `trace` with its collectives expanded: the trace itself when it has none, else a copy
 // expanded into `storage` (the caller's trace stays as read).
 const Trace& withCollectivesExpanded(const Trace& trace, const CollectiveAlgorithms& algorithms,

@@ -9,17 +9,21 @@
 #include <vector>
 
 #include "tac3map/io/trace.hpp"
+#include "tac3map/model/collectives.hpp"
 
 namespace tac3map {
 
-// The per-rank texts. Point-to-point calls, waits, barriers and the collectives DUMPI has
-// (bcast, reduce, allreduce, allgather, alltoall, gather, scatter, reduce_scatter) are written
-// as those calls; sub-communicators as one MPI_Comm_split of MPI_COMM_WORLD each (members:
-// colour 0, key = their rank in it; the others MPI_UNDEFINED), made by every rank before its
-// first call; local work (compute, copy) as the time between two calls. Sizes are counts of
-// MPI_BYTE (of MPI_DOUBLE above 2^31-1 bytes); tags and counts must fit DUMPI's ints, else an
-// InputError naming the trace line.
-std::vector<std::string> dumpiRankTexts(const Trace& trace);
+// The per-rank texts. Point-to-point calls, waits, barriers and the collectives (bcast, reduce,
+// allreduce, allgather, alltoall, gather, scatter, reduce_scatter, scan, exscan) are written
+// as those calls; SimGrid's v-collectives (gatherv, scatterv, allgatherv, alltoallv) as their
+// point-to-point steps (`algorithms`); negative tags (expanded collectives' steps) are
+// renumbered one to one after the trace's largest;
+// sub-communicators as one MPI_Comm_split of MPI_COMM_WORLD each (members: colour 0, key = their
+// rank in it; the others MPI_UNDEFINED), made by every rank before its first call; local work
+// (compute, copy) as the time between two calls. Sizes are counts of MPI_BYTE (of MPI_DOUBLE above
+// 2^31-1 bytes); tags and counts must fit DUMPI's ints, else an InputError naming the trace line.
+std::vector<std::string> dumpiRankTexts(const Trace& trace,
+                                        const CollectiveAlgorithms& algorithms = {});
 
 // The per-rank file beside an index `indexPath`: "<index file name>-<rank>.txt", the rank in
 // 4 digits or more (dumpi's own naming, so the folder also reads as a DUMPI folder).
@@ -27,6 +31,7 @@ std::string dumpiRankFile(const std::string& indexPath, int rank, int ranks);
 
 // Writes the per-rank files and the index (their names, one per line, relative to the index's
 // folder), all or none.
-void writeDumpi(const Trace& trace, const std::string& indexPath);
+void writeDumpi(const Trace& trace, const std::string& indexPath,
+                const CollectiveAlgorithms& algorithms = {});
 
 }  // namespace tac3map
