@@ -12,8 +12,8 @@
 #include <sstream>
 
 #include "command_test.hpp"
-#include "tac3map/io/exit_codes.hpp"
 #include "tac3map/gen/cg_pattern.hpp"
+#include "tac3map/io/exit_codes.hpp"
 #include "tac3map/mapping/mapping.hpp"
 #include "test_support.hpp"
 
@@ -685,11 +685,19 @@ TEST_F(Cli, RanksPerNodeReachTheRankMaps) {
   expectCleanFailure("map " + base + " --ranks-per-node 2 --cores-per-node 1 " +
                          "--map-format openmpi-rankfile -o " + out("x.map"),
                      "--cores-per-node 1 is less than --ranks-per-node 2");
-  // Two ranks on a node: read with --ranks-per-node 2 only, and a start for the search.
-  const std::string shared = file("k2.map", formatMapping(identityMapping(64, box, 2), fx10, box));
+  // Two ranks on a node: the file records K = 2 (without --ranks-per-node, K comes from it;
+  // a different K is refused), and a start for the search.
+  const std::string text = formatMapping(identityMapping(64, box, 2), fx10, box, 2);
+  const std::string shared = file("k2.map", text);
   EXPECT_EQ(run("score " + base + " --ranks-per-node 2 " + shared).exitCode, 0);
-  expectCleanFailure("score " + base + " " + shared,
-                     "k2.map:6: rank 1: slot 1 is outside 0..0 (--ranks-per-node 1)");
+  EXPECT_EQ(run("score " + base + " " + shared).exitCode, 0);
+  expectCleanFailure("score " + base + " --ranks-per-node 1 " + shared,
+                     "k2.map: recorded ranks-per-node 2 differs from --ranks-per-node 1");
+  // A file that does not record K (an older tac3map's) is read with one rank per node.
+  std::string old = text;
+  old.erase(old.find("# ranks-per-node 2\n"), 19);
+  expectCleanFailure("score " + base + " " + file("k2-old.map", old),
+                     "k2-old.map:7: rank 1: slot 1 is outside 0..0 (--ranks-per-node 1)");
   EXPECT_EQ(run("map " + base + " --ranks-per-node 2 --trials 50 --init " + shared + " -o " +
                 out("y.map"))
                 .exitCode,

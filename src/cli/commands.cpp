@@ -149,13 +149,13 @@ int runMap(const MapOptions& o) {
   schedule.breakTies = !o.noTieBreak;
   schedule.moves = parseMoveKind(o.moves);
   checkSchedule(schedule);
-  const Job job(o.box, o.input);
+  const Job job(jobContext(o.box, {o.init}), o.input);
   schedule.allocation = job.allocation;
   std::optional<ChosenStart> chosen;  // with --init auto
   const Mapping initial =
       job.start(o.init, objective, schedule, o.seed, o.coresPerNode, &chosen, parseGrid(o.grid));
   const MapFormat mapFormat = parseMapFormat(o.mapFormat);
-  const RankMapOptions rankMap{o.box.ranksPerNode, o.coresPerNode};
+  const RankMapOptions rankMap{job.ranksPerNode(), o.coresPerNode};
   // Fail before the search if the output format cannot be written (no host names, ...).
   if (mapFormat != MapFormat::CrayRankOrder)
     writeRankMap(mapFormat, initial, job.machine, job.box, job.nodeTable(), rankMap);
@@ -253,7 +253,7 @@ int runMap(const MapOptions& o) {
 
 int runScore(const ScoreOptions& o) {
   const ScoreFormat format = o.json ? ScoreFormat::Json : parseScoreFormat(o.format);
-  const Job job(o.box, o.input);
+  const Job job(jobContext(o.box, o.mappings), o.input);
   std::vector<Mapping> mappings;
   std::vector<Scores> scores;
   for (const std::string& name : o.mappings) {
@@ -273,7 +273,7 @@ int runScore(const ScoreOptions& o) {
 }
 
 int runPredict(const PredictOptionsCli& o) {
-  const Job job(o.box, o.input);
+  const Job job(jobContext(o.box, {o.mapping}), o.input);
   const ProfileModels models(o.profile, o.model);
   const Profile& profile = models.profile;
   const TimeModel& message = models.message;
@@ -404,7 +404,7 @@ int runPredict(const PredictOptionsCli& o) {
 
 int runViz(const VizOptionsCli& o) {
   checkOutputPaths({{"-o", o.output}});
-  const Job job(o.box, o.input);
+  const Job job(jobContext(o.box, {o.mapping, o.compare}), o.input);
   std::vector<VizMapping> mappings;
   for (const std::string& name : {o.mapping, o.compare})
     if (!name.empty()) mappings.push_back({name, job.mapping(name)});

@@ -24,11 +24,11 @@ struct TraceInput {
 };
 
 struct BoxInput {
-  std::string machine;
+  std::string machine;  // empty: the mapping file's (job_context.hpp)
   std::string shape;
   std::string offset;
   std::string nodes;                 // node table (rankmap.hpp), optional
-  int ranksPerNode = 1;              // K: MPI ranks (slots) per node
+  int ranksPerNode = 0;              // K: MPI ranks (slots) per node; 0: the mapping's, else 1
   int engines = 0;                   // 0: the machine file's
   std::string overlap = "none";      // none | adjacent | auto (docs/model.md: why none)
   std::string engineSets = "level";  // level | split: CCSs with several engines

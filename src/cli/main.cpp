@@ -46,20 +46,25 @@ void addTraceOptions(CLI::App& app, TraceInput& input, bool formatFlag = true) {
 }
 
 void addBoxOptions(CLI::App& app, BoxInput& box) {
-  app.add_option("--machine,-m", box.machine, "machine description (topologies/*.json)")
-      ->required();
+  // Not required: a mapping file written by tac3map records machine, box and ranks per node
+  // (job_context.hpp); a given option must agree with it.
+  app.add_option("--machine,-m", box.machine,
+                 "machine description (topologies/*.json; default: the one a mapping file "
+                 "records)");
   app.add_option("--shape,-s", box.shape,
-                 "the job's box, e.g. 2x2x2x2x3x2 (required unless --nodes lists the job's "
-                 "nodes anywhere on the machine)");
-  app.add_option("--offset", box.offset, "the box's origin on the machine, e.g. 0,0,0,0,0,0");
+                 "the job's box, e.g. 2x2x2x2x3x2 (default: the one a mapping file records; "
+                 "else required unless --nodes lists the job's nodes anywhere on the machine)");
+  app.add_option("--offset", box.offset,
+                 "the box's origin on the machine, e.g. 0,0,0,0,0,0 (default: a mapping "
+                 "file's, else zeros)");
   app.add_option("--nodes", box.nodes,
                  "node table: the job's nodes with host names / logical coordinates "
                  "(for host-based rank maps)");
   app.add_option("--ranks-per-node", box.ranksPerNode,
                  "MPI ranks per node (K): each node has K slots; ranks of one node share its "
-                 "injection engines and talk without the network")
-      ->check(CLI::Range(1, 4096))
-      ->capture_default_str();
+                 "injection engines and talk without the network (default: a mapping file's, "
+                 "else 1)")
+      ->check(CLI::Range(1, 4096));
   app.add_option("--engines", box.engines,
                  "injection engines per node (default: the machine file's \"injection\", else 1); "
                  "1 = the paper's model")

@@ -362,7 +362,7 @@ std::string writeRankMap(MapFormat format, const Mapping& mapping, const Machine
   std::ostringstream out;
   switch (format) {
     case MapFormat::Coords:
-      return formatMapping(mapping, machine, box);
+      return formatMapping(mapping, machine, box, k);
     case MapFormat::Json: {
       json ranks = json::array();
       for (int task = 0; task < mapping.tasks(); ++task) {
@@ -376,7 +376,8 @@ std::string writeRankMap(MapFormat format, const Mapping& mapping, const Machine
                   {"machine", machine.name},
                   {"shape", box.shapeText()},
                   {"offset", box.offsetText()}};
-      if (k > 1) doc["ranks_per_node"] = k;
+      if (!machine.source.empty()) doc["machine_file"] = machine.source;
+      doc["ranks_per_node"] = k;
       doc["ranks"] = ranks;
       return doc.dump(1) + "\n";
     }
