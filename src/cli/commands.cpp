@@ -282,8 +282,10 @@ int runPredict(const PredictOptionsCli& o) {
   const Prediction p =
       predict(job.problem, job.router, mapping, model, localWorkSeconds(job.trace, models.copy));
   std::vector<BarrierAdvice> advice;
-  if (o.barriers)
+  if (o.barriers) {
     advice = barrierAdvice(job.problem, job.router, mapping, model, profile.barrierSeconds);
+    placeBarriers(advice, job.sets, job.trace, p.total);
+  }
   const auto describe = [&](int c) {
     return std::to_string(job.problem.src[c]) + "->" + std::to_string(job.problem.dst[c]);
   };
@@ -322,7 +324,12 @@ int runPredict(const PredictOptionsCli& o) {
                           {"contention_overlapped", a.contentionOverlapped},
                           {"penalty_seconds", a.penalty},
                           {"barrier_seconds", a.barrier},
-                          {"barrier_pays", a.pays}});
+                          {"barrier_pays", a.pays},
+                          {"trace_location",
+                           a.line > 0 ? json{{"file", a.file}, {"line", a.line}} : json(nullptr)},
+                          {"same_level", a.sameLevel},
+                          {"gain_seconds", a.gain},
+                          {"gain_percent", a.gainPercent}});
     json out = {{"mapping", o.mapping},
                 {"profile", profile.name},
                 {"model", o.model},
@@ -390,13 +397,28 @@ int runPredict(const PredictOptionsCli& o) {
     }
   }
   if (o.barriers) {
+    // Gains are against this iteration with CCS t+1 meeting CCS t's loads (docs/predict.md).
     out << "barriers between CCSs (barrier: " << format("%.3g", profile.barrierSeconds)
-        << " s):\nafter_ccs  C_alone  C_overlapped  penalty[s]  advice\n";
+        << " s; gain: the iteration's time without the barrier minus with it):\n"
+        << "after_ccs  C_alone  C_overlapped  penalty[s]  gain[s]      gain[%]  advice\n";
     for (const BarrierAdvice& a : advice) {
+      const std::string where = a.file + ":" + std::to_string(a.line);
+      std::string verdict;
+      if (a.sameLevel)
+        verdict = "no barrier: CCS " + std::to_string(a.after) + " and " +
+                  std::to_string(a.after + 1) + " are one step of the program";
+      else if (a.line == 0)
+        verdict = "no barrier";
+      else if (a.pays)
+        verdict = "insert a barrier before " + where + " (rank " + std::to_string(a.src) +
+                  "'s send to " + std::to_string(a.dst) + ", the first of CCS " +
+                  std::to_string(a.after + 1) + ")";
+      else
+        verdict = "no barrier (it would go before " + where + ")";
       char line[160];
-      std::snprintf(line, sizeof line, "%-10d %-8d %-13d %-11.4g %s\n", a.after, a.contentionAlone,
-                    a.contentionOverlapped, a.penalty, a.pays ? "insert a barrier" : "no barrier");
-      out << line;
+      std::snprintf(line, sizeof line, "%-10d %-8d %-13d %-11.4g %-12.4g %-8.3g ", a.after,
+                    a.contentionAlone, a.contentionOverlapped, a.penalty, a.gain, a.gainPercent);
+      out << line << verdict << "\n";
     }
   }
   return 0;
