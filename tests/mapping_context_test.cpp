@@ -175,10 +175,12 @@ TEST_F(MappingContextTest, ScoreTakesTheJobFromTheMappingFile) {
   const std::string b = mapFile("b.map", "--machine topologies/fx10.json --shape 2x2x2x2x3x2");
   expectError("score " + kCg64 + " " + a + " " + b,
               b + ": recorded offset 0,0,0,0,0,0 differs from " + a + "'s 2,0,0,0,0,0");
-  // Nothing gives the machine.
+  // Nothing gives the machine; a mapping file that is not there is named first.
   expectError("score " + kCg64 + " identity",
               "--machine is required (or a mapping file written by tac3map 0.2.0 or later, "
               "which records it)");
+  const std::string missing = (dir_ / "missing.map").string();
+  expectError("score " + kCg64 + " identity " + missing, missing + ": cannot open mapping file");
 }
 
 TEST_F(MappingContextTest, OlderFilesReadWithTheOptions) {

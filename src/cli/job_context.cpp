@@ -1,5 +1,6 @@
 #include "job_context.hpp"
 
+#include <fstream>
 #include <optional>
 
 #include "tac3map/initial/initial_mapper.hpp"
@@ -71,8 +72,10 @@ void checkMachine(const MappingContext& file, const Machine& machine, const std:
                ")");
 }
 
-// The machine: --machine, else the first recorded machine file found.
-Machine chooseMachine(BoxInput& box, const std::vector<MappingContext>& files) {
+// The machine: --machine, else the first recorded machine file found. `arguments`: the
+// mapping arguments, for the message when none gives the machine.
+Machine chooseMachine(BoxInput& box, const std::vector<MappingContext>& files,
+                      const std::vector<std::string>& arguments) {
   if (!box.machine.empty()) {
     Machine machine = loadMachine(box.machine);
     for (const MappingContext& file : files)
@@ -94,6 +97,10 @@ Machine chooseMachine(BoxInput& box, const std::vector<MappingContext>& files) {
     box.machine = path;
     return machine;
   }
+  // A mapping file that is not there says more than a missing --machine.
+  for (const std::string& argument : arguments)
+    if (mayBeMappingFile(argument) && !std::ifstream(argument))
+      failIn(argument, "cannot open mapping file");
   for (const MappingContext& file : files)
     if (!file.machineName.empty())
       throw InputError("--machine is required: " + file.source + " records machine " +
@@ -118,7 +125,7 @@ JobContext jobContext(const BoxInput& given, const std::vector<std::string>& map
         files.push_back(std::move(*context));
   JobContext job{given, {}};
   BoxInput& box = job.box;
-  job.machine = chooseMachine(box, files);
+  job.machine = chooseMachine(box, files, mappings);
   // A graph machine has no box: the job is its compute nodes (or --nodes), whatever a mapping
   // records as its "shape" (all of them).
   if (!job.machine.isGraph()) {
