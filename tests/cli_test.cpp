@@ -12,9 +12,10 @@
 #include <sstream>
 
 #include "command_test.hpp"
-#include "tac3map/io/exit_codes.hpp"
 #include "tac3map/gen/cg_pattern.hpp"
+#include "tac3map/io/exit_codes.hpp"
 #include "tac3map/mapping/mapping.hpp"
+#include "tac3map/version.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
@@ -1046,6 +1047,23 @@ TEST_F(Cli, ExitCodesFollowOneTable) {
   EXPECT_EQ(run("ccs --trace " + file("bad.trace", "tac3map-trace 1\nranks x\n")).exitCode,
             kExitInput);
   EXPECT_TRUE(outputEmpty());
+}
+
+TEST_F(Cli, VersionPrintsTheProjectVersionAndTheGitRevision) {
+  // The version comes from CMake's project() (TAC3MAP_PROJECT_VERSION, a compile definition),
+  // and the installed header says the same.
+  EXPECT_EQ(std::string(TAC3MAP_VERSION), TAC3MAP_PROJECT_VERSION);
+  const Outcome r = run("--version");
+  EXPECT_EQ(r.exitCode, kExitOk) << r.err;
+  const std::string prefix = std::string("tac3map ") + TAC3MAP_PROJECT_VERSION + " (git ";
+  ASSERT_EQ(r.out.substr(0, prefix.size()), prefix) << r.out;
+  ASSERT_GE(r.out.size(), prefix.size() + 3) << r.out;
+  EXPECT_EQ(r.out.substr(r.out.size() - 2), ")\n") << r.out;
+  // `git describe --always --dirty` (a tag, a hash, maybe -dirty) or "unknown": one word.
+  const std::string revision = r.out.substr(prefix.size(), r.out.size() - 2 - prefix.size());
+  EXPECT_FALSE(revision.empty());
+  EXPECT_EQ(revision.find_first_of(" ()\n"), std::string::npos) << revision;
+  EXPECT_TRUE(r.err.empty()) << r.err;
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "tac3map/io/limits.hpp"
 #include "tac3map/search/objectives.hpp"
 #include "topology_command.hpp"
+#include "version.hpp"
 
 namespace {
 
@@ -85,6 +86,7 @@ int main(int argc, char** argv) {
   const MpiSession mpi(&argc, &argv);  // only when launched by mpirun (distributed.hpp)
   CLI::App app{"tac3map: contention-aware task mapping for multi-dimensional mesh/torus networks"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", versionText(), "print the version and git revision, and exit");
 
   MapOptions map;
   CLI::App* mapCmd = app.add_subcommand(
