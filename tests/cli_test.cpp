@@ -670,7 +670,7 @@ TEST_F(Cli, RanksPerNodeReachTheRankMaps) {
   std::istringstream lines(slurp(out("r.map")));
   std::string line;
   std::getline(lines, line);
-  EXPECT_EQ(line, "# tac3map openmpi-rankfile --ranks-per-node 2 --cores-per-node 12");
+  EXPECT_EQ(line, "# tac3map openmpi-rankfile --ranks-per-node 2 --cores-per-node 12 --bind core");
   int ranks = 0;
   std::map<std::string, std::set<std::string>> slotsOfHost;
   for (; std::getline(lines, line); ++ranks) {
@@ -1047,6 +1047,56 @@ TEST_F(Cli, ExitCodesFollowOneTable) {
   EXPECT_EQ(run("ccs --trace " + file("bad.trace", "tac3map-trace 1\nranks x\n")).exitCode,
             kExitInput);
   EXPECT_TRUE(outputEmpty());
+}
+
+TEST_F(Cli, RankfileBindingComesFromBindAndTheMachineFile) {
+  std::string table;
+  const Machine fx10 = testing::fx10();
+  const Box box = makeBox(fx10, "2x2x2x2x3x2");
+  for (int node = 0; node < box.nodeCount; ++node) {
+    for (int c : box.coordinatesOf(node)) table += std::to_string(c) + " ";
+    table += "host=node" + std::to_string(node) + "\n";
+  }
+  const std::string job =
+      kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --nodes " + file("nodes.txt", table);
+  const std::string base = job + " --trials 50 --map-format openmpi-rankfile";
+  // Every rank line's slot list, and the first line.
+  const auto written = [&](const std::string& options, std::string& header) {
+    const Outcome r = run("map " + base + " " + options + " -o " + out("r.rankfile"));
+    EXPECT_EQ(r.exitCode, kExitOk) << r.err;
+    std::istringstream lines(slurp(out("r.rankfile")));
+    std::getline(lines, header);
+    std::set<std::string> lists;
+    for (std::string line; std::getline(lines, line);)
+      lists.insert(line.substr(line.find(" slot=") + 6));
+    EXPECT_EQ(run("score " + job + " " + out("r.rankfile")).exitCode, kExitOk);  // reads back
+    fs::remove(out("r.rankfile"));
+    return lists;
+  };
+  std::string header;
+  // One rank per node, the FX10 file's 16 cores: each rank gets its whole node, not core 0.
+  EXPECT_EQ(written("", header), (std::set<std::string>{"0-15"}));
+  EXPECT_EQ(header,
+            "# tac3map openmpi-rankfile --ranks-per-node 1 --cores-per-node 16 --bind core");
+  EXPECT_EQ(written("--cores-per-node 12 --bind none", header), (std::set<std::string>{"0-11"}));
+  EXPECT_EQ(header,
+            "# tac3map openmpi-rankfile --ranks-per-node 1 --cores-per-node 12 --bind none");
+  EXPECT_EQ(written("--bind socket --sockets-per-node 2", header),
+            (std::set<std::string>{"0:*,1:*"}));
+  EXPECT_EQ(header,
+            "# tac3map openmpi-rankfile --ranks-per-node 1 --cores-per-node 16 "
+            "--sockets-per-node 2 --bind socket");
+  // A machine file without cores_per_node cannot say what the whole node is.
+  const Outcome none =
+      run("map --machine topologies/torus3d-8x8x8.json --shape 4x4x4 " + kCg64 +
+          " --trials 50 --map-format openmpi-rankfile --bind none -o " + out("x.rankfile"));
+  EXPECT_EQ(none.exitCode, kExitInput);
+  EXPECT_EQ(none.err,
+            "tac3map: error: openmpi-rankfile --bind none needs the node's cores "
+            "(--cores-per-node C, or \"cores_per_node\" in the machine file): Open MPI binds "
+            "every rank of a rank file, so none binds each to all of its node's cores\n");
+  EXPECT_TRUE(outputEmpty());
+  EXPECT_EQ(run("map " + base + " --bind all -o " + out("y.rankfile")).exitCode, kExitUsage);
 }
 
 TEST_F(Cli, VersionPrintsTheProjectVersionAndTheGitRevision) {

@@ -155,7 +155,8 @@ int runMap(const MapOptions& o) {
   const Mapping initial =
       job.start(o.init, objective, schedule, o.seed, o.coresPerNode, &chosen, parseGrid(o.grid));
   const MapFormat mapFormat = parseMapFormat(o.mapFormat);
-  const RankMapOptions rankMap{o.box.ranksPerNode, o.coresPerNode};
+  const RankMapOptions rankMap{o.box.ranksPerNode, o.coresPerNode, o.socketsPerNode,
+                               parseRankfileBind(o.bind)};
   // Fail before the search if the output format cannot be written (no host names, ...).
   if (mapFormat != MapFormat::CrayRankOrder)
     writeRankMap(mapFormat, initial, job.machine, job.box, job.nodeTable(), rankMap);

@@ -160,9 +160,22 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   mapCmd
       ->add_option("--cores-per-node", map.coresPerNode,
-                   "cores per node: openmpi-rankfile binds slot s to cores s*C/K..(s+1)*C/K-1 "
-                   "(0: unknown, slot s to core s)")
-      ->check(CLI::NonNegativeNumber)
+                   "cores per node (C): openmpi-rankfile --bind core binds slot s to cores "
+                   "s*C/K..(s+1)*C/K-1 (0: the machine file's cores_per_node, else slot s to "
+                   "core s)")
+      ->check(CLI::Range(0, tac3map::limits::kMaxCoresPerNode))
+      ->capture_default_str();
+  mapCmd
+      ->add_option("--sockets-per-node", map.socketsPerNode,
+                   "sockets per node (S) for --bind socket (0: the machine file's "
+                   "sockets_per_node, else 1)")
+      ->check(CLI::Range(0, tac3map::limits::kMaxCoresPerNode))
+      ->capture_default_str();
+  mapCmd
+      ->add_option("--bind", map.bind,
+                   "what openmpi-rankfile binds each rank to: core (its slot's cores) | socket "
+                   "(its slot's sockets, slot=N:*) | none (the whole node: slot=0-(C-1))")
+      ->check(CLI::IsMember({"core", "socket", "none"}))
       ->capture_default_str();
   mapCmd->add_option("--report", map.report, "JSON report to write");
 
