@@ -254,6 +254,7 @@ int runMap(const MapOptions& o) {
 
 int runScore(const ScoreOptions& o) {
   const ScoreFormat format = o.json ? ScoreFormat::Json : parseScoreFormat(o.format);
+  const int baseline = baselineRow(o.mappings, o.baseline);  // before any work
   const Job job(o.box, o.input);
   std::vector<Mapping> mappings;
   std::vector<Scores> scores;
@@ -269,7 +270,7 @@ int runScore(const ScoreOptions& o) {
     for (const Mapping& mapping : mappings)
       predicted.push_back(predict(job.problem, job.router, mapping, model, localWork).total);
   }
-  printScores(std::cout, "mapping", o.mappings, scores, format, true, predicted);
+  printScores(std::cout, "mapping", o.mappings, scores, format, true, predicted, baseline);
   return 0;
 }
 

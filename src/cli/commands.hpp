@@ -66,6 +66,7 @@ struct ScoreOptions {
   bool json = false;    // the same as --format json
   std::string profile;  // adds the predicted time
   std::string model = "piecewise";
+  std::string baseline;  // the mapping the ratios are taken against; "" = the first
 };
 
 struct PredictOptionsCli {

@@ -195,6 +195,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"table", "json", "csv"}))
       ->capture_default_str();
   scoreCmd->add_flag("--json", score.json, "the same as --format json");
+  scoreCmd->add_option("--baseline", score.baseline,
+                       "the mapping (as given) the ratio columns divide by; default: the first");
   scoreCmd->add_option("--profile", score.profile,
                        "add the predicted time of one iteration (see predict)");
   scoreCmd->add_option("--model", score.model, "with --profile: piecewise | linear")
