@@ -155,7 +155,8 @@ int runMap(const MapOptions& o) {
   const Mapping initial =
       job.start(o.init, objective, schedule, o.seed, o.coresPerNode, &chosen, parseGrid(o.grid));
   const MapFormat mapFormat = parseMapFormat(o.mapFormat);
-  const RankMapOptions rankMap{job.ranksPerNode(), o.coresPerNode};
+  const RankMapOptions rankMap{job.ranksPerNode(), o.coresPerNode, o.socketsPerNode,
+                               parseRankfileBind(o.bind)};
   // Fail before the search if the output format cannot be written (no host names, ...).
   if (mapFormat != MapFormat::CrayRankOrder)
     writeRankMap(mapFormat, initial, job.machine, job.box, job.nodeTable(), rankMap);
@@ -253,6 +254,7 @@ int runMap(const MapOptions& o) {
 
 int runScore(const ScoreOptions& o) {
   const ScoreFormat format = o.json ? ScoreFormat::Json : parseScoreFormat(o.format);
+  const int baseline = baselineRow(o.mappings, o.baseline);  // before any work
   const Job job(jobContext(o.box, o.mappings), o.input);
   std::vector<Mapping> mappings;
   std::vector<Scores> scores;
@@ -268,7 +270,7 @@ int runScore(const ScoreOptions& o) {
     for (const Mapping& mapping : mappings)
       predicted.push_back(predict(job.problem, job.router, mapping, model, localWork).total);
   }
-  printScores(std::cout, "mapping", o.mappings, scores, format, true, predicted);
+  printScores(std::cout, "mapping", o.mappings, scores, format, true, predicted, baseline);
   return 0;
 }
 

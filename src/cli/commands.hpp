@@ -50,7 +50,11 @@ struct MapOptions {
   bool quiet = false;
   std::string output;
   std::string mapFormat = "coords";
-  int coresPerNode = 0;  // C: cores the rank file divides among a node's K slots; 0 = unknown
+  // The Open MPI rank file's binding (docs/rankmap-formats.md): C cores and S sockets a node
+  // has (0: the machine file's, else unknown) and --bind core | socket | none.
+  int coresPerNode = 0;
+  int socketsPerNode = 0;
+  std::string bind = "core";
   std::string report;
 };
 
@@ -62,6 +66,7 @@ struct ScoreOptions {
   bool json = false;    // the same as --format json
   std::string profile;  // adds the predicted time
   std::string model = "piecewise";
+  std::string baseline;  // the mapping the ratios are taken against; "" = the first
 };
 
 struct PredictOptionsCli {

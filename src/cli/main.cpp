@@ -15,6 +15,7 @@
 #include "tac3map/io/limits.hpp"
 #include "tac3map/search/objectives.hpp"
 #include "topology_command.hpp"
+#include "version.hpp"
 
 namespace {
 
@@ -90,6 +91,7 @@ int main(int argc, char** argv) {
   const MpiSession mpi(&argc, &argv);  // only when launched by mpirun (distributed.hpp)
   CLI::App app{"tac3map: contention-aware task mapping for multi-dimensional mesh/torus networks"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", versionText(), "print the version and git revision, and exit");
 
   MapOptions map;
   CLI::App* mapCmd = app.add_subcommand(
@@ -163,9 +165,22 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   mapCmd
       ->add_option("--cores-per-node", map.coresPerNode,
-                   "cores per node: openmpi-rankfile binds slot s to cores s*C/K..(s+1)*C/K-1 "
-                   "(0: unknown, slot s to core s)")
-      ->check(CLI::NonNegativeNumber)
+                   "cores per node (C): openmpi-rankfile --bind core binds slot s to cores "
+                   "s*C/K..(s+1)*C/K-1 (0: the machine file's cores_per_node, else slot s to "
+                   "core s)")
+      ->check(CLI::Range(0, tac3map::limits::kMaxCoresPerNode))
+      ->capture_default_str();
+  mapCmd
+      ->add_option("--sockets-per-node", map.socketsPerNode,
+                   "sockets per node (S) for --bind socket (0: the machine file's "
+                   "sockets_per_node, else 1)")
+      ->check(CLI::Range(0, tac3map::limits::kMaxCoresPerNode))
+      ->capture_default_str();
+  mapCmd
+      ->add_option("--bind", map.bind,
+                   "what openmpi-rankfile binds each rank to: core (its slot's cores) | socket "
+                   "(its slot's sockets, slot=N:*) | none (the whole node: slot=0-(C-1))")
+      ->check(CLI::IsMember({"core", "socket", "none"}))
       ->capture_default_str();
   mapCmd->add_option("--report", map.report, "JSON report to write");
 
@@ -185,6 +200,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"table", "json", "csv"}))
       ->capture_default_str();
   scoreCmd->add_flag("--json", score.json, "the same as --format json");
+  scoreCmd->add_option("--baseline", score.baseline,
+                       "the mapping (as given) the ratio columns divide by; default: the first");
   scoreCmd->add_option("--profile", score.profile,
                        "add the predicted time of one iteration (see predict)");
   scoreCmd->add_option("--model", score.model, "with --profile: piecewise | linear")
