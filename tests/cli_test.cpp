@@ -908,8 +908,8 @@ TEST_F(Cli, ConvertToSimgridTiReadsBackAsTheSameCcs) {
   const Outcome converted = run("ccs --trace " + out("cg.ti") + " --json");
   ASSERT_EQ(converted.exitCode, 0) << converted.err;
   EXPECT_EQ(converted.out, original.out);
-  const Outcome bad = run("convert examples/cg64-isend.trace --to dumpi -o " + out("x.ti"));
-  EXPECT_NE(bad.exitCode, 0);
+  const Outcome bad = run("convert examples/cg64-isend.trace --to paraver -o " + out("x.ti"));
+  EXPECT_EQ(bad.exitCode, kExitUsage);
   EXPECT_FALSE(fs::exists(out("x.ti")));
 }
 

@@ -1,5 +1,10 @@
-// tac3map convert: a trace written in another format. For now only to SimGrid's
-// time-independent format (simgrid_ti_writer.hpp), the input of `smpirun -replay`.
+// tac3map convert: a trace or a mapping written in another format (docs/convert.md).
+//   traces:   tac3map convert TRACE --to native|simgrid-ti|dumpi -o OUT (the input format
+//             recognised, or --trace-format); SimGrid TI for smpirun -replay, DUMPI as
+//             dumpi2ascii prints it, the native text format;
+//   mappings: tac3map convert --mapping IN [--target IN.tgt] --to FORMAT -o OUT --machine M
+//             [--shape S] [--nodes T] [--ranks-per-node K]: between every launcher format of
+//             `map --map-format` and Scotch's .map (+ .tgt).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -10,9 +15,15 @@
 namespace tac3map::cli {
 
 struct ConvertOptions {
-  TraceInput input;
+  TraceInput input;  // trace mode: the positional TRACE
   std::string to;
   std::string output;
+  // Mapping mode.
+  std::string mapping;
+  std::string target;  // the Scotch target (.tgt) of a Scotch mapping given as --mapping
+  BoxInput box;        // --machine, --shape, --offset, --nodes, --ranks-per-node
+  int coresPerNode = 0;
+  int ranks = 0;  // Scotch input: the ranks are vertices 0..ranks-1 (0: all)
 };
 
 CLI::App* addConvertCommand(CLI::App& app, ConvertOptions& options);

@@ -43,10 +43,6 @@ CcsSet ccsOf(const Trace& trace, const TraceInput& input, int engines, bool spli
   return extractCcs(trace, options);
 }
 
-namespace {
-
-// Without --shape, a node table alone makes the job: the box is the whole machine. A graph
-// machine has no box: the job is all its compute nodes or those of --nodes.
 Box jobBox(const Machine& machine, const BoxInput& input) {
   if (machine.isGraph()) {
     if (!input.shape.empty() || !input.offset.empty())
@@ -60,6 +56,8 @@ Box jobBox(const Machine& machine, const BoxInput& input) {
     throw InputError("--shape is required (or --nodes, for a job on any set of nodes)");
   return makeBox(machine, machine.shapeText(), "");
 }
+
+namespace {
 
 // The fit check, before CCSs are extracted (an all-to-all's expansion grows with the square of
 // the ranks). The readers already refuse ranks beyond jobRankLimit; this names the 'ranks' line.

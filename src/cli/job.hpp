@@ -26,6 +26,10 @@ Trace loadTrace(const TraceInput& input, const RankLimit& ranks = {});
 // per node, known before the trace is read, so the readers refuse a larger trace at the line
 // that declares or names too many ranks, before sizing anything per rank.
 RankLimit jobRankLimit(const Box& box, int ranksPerNode);
+// The job's box from --machine's machine and --shape/--offset: without --shape, a node table
+// alone makes the job and the box is the whole machine; a graph machine has no box (its
+// compute nodes, or those of --nodes) and refuses --shape.
+Box jobBox(const Machine& machine, const BoxInput& input);
 CcsSet ccsOf(const Trace& trace, const TraceInput& input, int engines = 1,
              bool splitBeyondEngines = false);
 

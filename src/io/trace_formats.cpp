@@ -480,13 +480,15 @@ struct DumpiCall {
 };
 
 // "int count=1000", "MPI_Datatype datatype=4 (MPI_DOUBLE)", "MPI_Request request=[2]",
-// "int requests=[2]{1, 2}": argument name and its value (a type name where one is printed).
+// "MPI_Request requests[2]=[1, 2]" (dumpi2ascii's arrays; also "requests=[2]{1, 2}"):
+// argument name (without an array's length) and its value (a type name where one is printed).
 void readArgument(const std::string& text, DumpiCall& call) {
   const auto equals = text.find('=');
   if (equals == std::string::npos) return;
   const auto space = text.rfind(' ', equals);
-  const std::string name = text.substr(space == std::string::npos ? 0 : space + 1,
-                                       equals - (space == std::string::npos ? 0 : space + 1));
+  std::string name = text.substr(space == std::string::npos ? 0 : space + 1,
+                                 equals - (space == std::string::npos ? 0 : space + 1));
+  name = name.substr(0, name.find('['));
   std::string value = text.substr(equals + 1);
   const auto open = value.find('('), close = value.find(')');
   if (open != std::string::npos && close != std::string::npos &&
@@ -496,10 +498,11 @@ void readArgument(const std::string& text, DumpiCall& call) {
 }
 
 std::vector<long long> braceList(const Reader& r, const std::string& value) {
-  // "[2]{1, 2}" -> {1, 2}
+  // "[1, 2]" (dumpi2ascii) or "[2]{1, 2}" -> {1, 2}; "<IGNORED>" -> {}
   std::vector<long long> values;
-  const auto open = value.find('{'), close = value.find('}');
-  if (open == std::string::npos || close == std::string::npos) return values;
+  const bool braces = value.find('{') != std::string::npos;
+  const auto open = value.find(braces ? '{' : '['), close = value.find(braces ? '}' : ']');
+  if (open == std::string::npos || close == std::string::npos || close < open) return values;
   std::stringstream in(value.substr(open + 1, close - open - 1));
   for (std::string item; std::getline(in, item, ',');) {
     item.erase(0, item.find_first_not_of(' '));
@@ -558,10 +561,13 @@ void readCommunicators(const std::vector<std::vector<DumpiCall>>& calls, Trace& 
         const auto it = call.args.find(name);
         return it == call.args.end() ? std::string() : it->second;
       };
+      // dumpi2ascii names the parent "oldcomm"; "comm" is read too.
+      const std::string parentHandle =
+          handleOf(get(call.args.count("oldcomm") ? "oldcomm" : "comm"));
       if (call.name == "MPI_Comm_dup") {
-        handles[rank][handleOf(get("newcomm"))] = handles[rank][handleOf(get("comm"))];
+        handles[rank][handleOf(get("newcomm"))] = handles[rank][parentHandle];
       } else if (call.name == "MPI_Comm_split") {
-        const std::string parent = handles[rank][handleOf(get("comm"))];
+        const std::string parent = handles[rank][parentHandle];
         long long color = 0, key = 0;
         std::from_chars(get("color").data(), get("color").data() + get("color").size(), color);
         std::from_chars(get("key").data(), get("key").data() + get("key").size(), key);
@@ -639,13 +645,20 @@ std::vector<std::size_t> convertDumpiRank(const std::vector<DumpiCall>& calls,
         r.fail(std::string(what) + " " + value + " is outside the communicator");
       return (*members)[local];
     };
+    // A request handle as printed alone ("[7]") or in a list (7): the same key.
+    const auto handle = [](const std::string& id) {
+      std::string key;
+      for (char c : id)
+        if (c != '[' && c != ']' && c != ' ') key += c;
+      return key;
+    };
     const auto request = [&](const std::string& id) {
       const std::string name = requestId(next++);
-      requestName[id] = name;
+      requestName[handle(id)] = name;
       return name;
     };
     const auto waitFor = [&](const std::string& id) {
-      const auto it = requestName.find(id);
+      const auto it = requestName.find(handle(id));
       if (it == requestName.end()) return;  // a request not posted in the trace (or null)
       Event e = r.event(EventKind::Wait);
       e.request = it->second;
@@ -725,6 +738,20 @@ std::vector<std::size_t> convertDumpiRank(const std::vector<DumpiCall>& calls,
       e.bytes =
           n == "MPI_Scatter" ? bytes("recvcount", "recvtype") : bytes("sendcount", "sendtype");
       if (n == "MPI_Gather" || n == "MPI_Scatter") e.root = r.root(arg("root"));
+      events.push_back(e);
+    } else if (n == "MPI_Reduce_scatter") {
+      // One receive count per rank of the communicator: the collective of the largest block.
+      const std::string id = comm();
+      e = r.event(EventKind::Collective);
+      e.comm = id;
+      e.op = CollectiveOp::ReduceScatter;
+      const std::uint64_t size = typeSize(arg("datatype"));
+      if (size == 0) r.fail("unknown datatype '" + arg("datatype") + "'");
+      const std::vector<long long> counts = braceList(r, arg("recvcounts"));
+      if (counts.empty()) r.fail("MPI_Reduce_scatter without receive counts");
+      for (long long count : counts)
+        e.bytes =
+            std::max(e.bytes, messageBytes(file, call.line, std::to_string(count), "count", size));
       events.push_back(e);
     } else if (n == "MPI_Pcontrol") {
       if (r.integer(arg("level"), "a level") == 1) iterations.push_back(events.size());

@@ -605,6 +605,27 @@ std::string writeRankMap(MapFormat format, const Mapping& mapping, const Machine
   return out.str();
 }
 
+int rankMapRanks(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) failIn(path, "cannot open mapping file");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (text.rfind("# tac3map mapping", 0) == 0) return mappingFileRanks(path);
+  const std::vector<Line> lines = meaningfulLines(text);
+  if (lines.empty()) failIn(path, "empty mapping file");
+  const std::string& head = lines.front().text;
+  if (head[0] == '{') {
+    const json doc = parseJson(text, path);
+    const json& ranks = jsonField(doc, "ranks", "top level", path);
+    if (!ranks.is_array()) failIn(path, "ranks: expected an array");
+    return static_cast<int>(std::min<std::size_t>(ranks.size(), limits::kMaxJobRanks + 1));
+  }
+  long long probe = 0;
+  if (lines.size() == 1 && parseInt(head.substr(0, head.find(',')), probe))  // cray-rank-order
+    return static_cast<int>(std::min<std::size_t>(std::count(head.begin(), head.end(), ',') + 1,
+                                                  limits::kMaxJobRanks + 1));
+  return static_cast<int>(std::min<std::size_t>(lines.size(), limits::kMaxJobRanks + 1));
+}
+
 Mapping readRankMap(const std::string& path, const Machine& machine, const Box& box, int tasks,
                     const NodeTable* table, const RankMapOptions& options) {
   std::ifstream in(path, std::ios::binary);

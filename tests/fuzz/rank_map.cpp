@@ -1,5 +1,6 @@
 // Fuzz target: the mapping readers — readRankMap (every launcher format, recognised from the
-// content) and readMapping (tac3map's own coordinates file) — on the same input. The first
+// content), readMapping (tac3map's own coordinates file) and Scotch's readers (the file as a
+// target, placed on the job; as a mapping onto the box's nodes) — on the same input. The first
 // byte picks the setting: bit 0 the star graph, else the 4x3x2 torus; bit 1 a node table with
 // host names (and logical coordinates on the torus); bit 2 two ranks per node; bit 3 half as
 // many ranks as slots, else all of them. The rest is the file.
@@ -8,6 +9,7 @@
 #include "fuzz_machines.hpp"
 #include "fuzz_support.hpp"
 #include "tac3map/mapping/rankmap.hpp"
+#include "tac3map/mapping/scotch_files.hpp"
 
 namespace {
 
@@ -48,6 +50,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string path = fuzz::writeFile("job.map", fuzz::text(data + 1, size - 1));
   fuzz::onlyInputErrors([&] {
     readRankMap(path, machine, box, tasks, table, RankMapOptions{slots, 0});
+  });
+  fuzz::onlyInputErrors([&] { scotchPartNodes(readScotchTarget(path), machine, box, table); });
+  fuzz::onlyInputErrors([&] {
+    // As `convert` reads it: the vertex count checked against the box first.
+    std::vector<int> nodeOfPart(box.nodeCount);
+    for (int node = 0; node < box.nodeCount; ++node) nodeOfPart[node] = node;
+    if (isScotchMapping(path) && scotchMappingCount(path) <= box.nodeCount * slots)
+      readScotchMapping(path, nodeOfPart, box, data[0] & 8 ? tasks : -1, slots);
   });
   return fuzz::onlyInputErrors([&] { readMapping(path, box, tasks, slots); });
 }

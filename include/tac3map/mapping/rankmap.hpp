@@ -75,6 +75,11 @@ std::string writeRankMap(MapFormat format, const Mapping& mapping, const Machine
                          const Box& box, const NodeTable* table,
                          const RankMapOptions& options = {});
 
+// The number of ranks a rank-map file of any format places (its entries: lines, JSON ranks,
+// the Cray list's items), for commands that have no trace to size it by; readRankMap then
+// checks each entry. Counts beyond limits::kMaxJobRanks are returned as that + 1.
+int rankMapRanks(const std::string& path);
+
 // Reads any of the formats (recognised from the content), at most K ranks per node in
 // distinct slots; formats without slots give each rank its node's lowest free slot in file
 // order (a rank file whose slot list several slots share, --bind none or socket with more

@@ -1,0 +1,310 @@
+#include "tac3map/output/dumpi_writer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <limits>
+#include <map>
+
+#include "tac3map/io/atomic_file.hpp"
+#include "tac3map/io/error.hpp"
+
+namespace tac3map {
+namespace {
+
+// DUMPI's numbering of the handles it prints (dumpi/common/constants.h): MPI_COMM_WORLD is
+// communicator 2, the first user communicator 4; requests start at 2; MPI_BYTE is datatype 5,
+// MPI_DOUBLE 14; MPI_SUM is operation 3.
+constexpr int kCommNull = 1;
+constexpr int kCommWorld = 2;
+constexpr int kFirstUserComm = 4;
+constexpr int kFirstRequest = 2;
+constexpr int kUndefinedColour = -32766;  // MPI_UNDEFINED in Open MPI and MPICH
+constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
+// Every call takes a microsecond of the clock the files print; local work adds its own time.
+constexpr std::int64_t kCallNanoseconds = 1000;
+
+bool rooted(CollectiveOp op) {
+  return op == CollectiveOp::Bcast || op == CollectiveOp::Reduce || op == CollectiveOp::Gather ||
+         op == CollectiveOp::Scatter;
+}
+
+class RankWriter {
+ public:
+  RankWriter(const Trace& trace, int rank, const std::map<std::string, int>& handles)
+      : trace_(trace), rank_(rank), handles_(handles) {}
+
+  std::string write() {
+    call("MPI_Init", {"int argc=0", "string argv[0]=<IGNORED>"});
+    call("MPI_Comm_rank", {world("comm"), "int rank=" + std::to_string(rank_)});
+    call("MPI_Comm_size", {world("comm"), "int size=" + std::to_string(trace_.ranks)});
+    // One split of MPI_COMM_WORLD per communicator, in the same order on every rank: the
+    // reader takes the k-th split of every rank as one call (so does MPI).
+    for (const auto& [id, members] : trace_.comms) {
+      const auto at = std::find(members.begin(), members.end(), rank_);
+      const bool member = at != members.end();
+      call("MPI_Comm_split",
+           {world("oldcomm"), "int color=" + std::to_string(member ? 0 : kUndefinedColour),
+            "int key=" + std::to_string(member ? at - members.begin() : 0),
+            member ? comm("newcomm", id)
+                   : "MPI_Comm newcomm=" + std::to_string(kCommNull) + " (MPI_COMM_NULL)"});
+    }
+    for (const Event& e : trace_.events[rank_]) event(e);
+    call("MPI_Finalize", {});
+    return out_;
+  }
+
+ private:
+  std::string world(const char* name) const {
+    return std::string("MPI_Comm ") + name + "=" + std::to_string(kCommWorld) + " (MPI_COMM_WORLD)";
+  }
+  std::string comm(const char* name, const std::string& id) const {
+    if (id.empty()) return world(name);
+    return std::string("MPI_Comm ") + name + "=" + std::to_string(handles_.at(id)) +
+           " (user-defined-comm)";
+  }
+
+  static std::string clock(std::int64_t nanoseconds) {
+    std::string fraction = std::to_string(nanoseconds % 1000000000);
+    fraction.insert(0, 9 - fraction.size(), '0');
+    return std::to_string(nanoseconds / 1000000000) + "." + fraction;
+  }
+  void call(const std::string& name, const std::vector<std::string>& arguments) {
+    const std::string start = clock(now_), stop = clock(now_ + kCallNanoseconds / 2);
+    out_ +=
+        name + " entering at walltime " + start + ", cputime " + start + " seconds in thread 0.\n";
+    for (const std::string& argument : arguments) out_ += argument + "\n";
+    out_ +=
+        name + " returning at walltime " + stop + ", cputime " + stop + " seconds in thread 0.\n";
+    now_ += kCallNanoseconds;
+  }
+
+  // "int count=N" and "MPI_Datatype datatype=5 (MPI_BYTE)" (names given) for `bytes`.
+  std::vector<std::string> sized(const Event& e, std::uint64_t bytes, const char* countName,
+                                 const char* typeName) const {
+    std::uint64_t count = bytes;
+    std::string type = "5 (MPI_BYTE)";
+    if (bytes > static_cast<std::uint64_t>(kIntMax)) {
+      if (bytes % 8 != 0 || bytes / 8 > static_cast<std::uint64_t>(kIntMax))
+        failAt(trace_.fileOf(e), e.line,
+               "message of " + std::to_string(bytes) +
+                   " bytes: DUMPI counts are ints (at most 2^31-1 bytes, or 2^31-1 doubles for "
+                   "a multiple of 8 bytes)");
+      count = bytes / 8;
+      type = "14 (MPI_DOUBLE)";
+    }
+    return {std::string("int ") + countName + "=" + std::to_string(count),
+            std::string("MPI_Datatype ") + typeName + "=" + type};
+  }
+  std::string tag(const Event& e, const char* name) const {
+    if (e.tag < 0 || e.tag > kIntMax)
+      failAt(
+          trace_.fileOf(e), e.line,
+          "tag " + std::to_string(e.tag) + ": DUMPI tags are ints 0.." + std::to_string(kIntMax));
+    return std::string("int ") + name + "=" + std::to_string(e.tag);
+  }
+  std::string request(const char* name, int id) const {
+    return std::string("MPI_Request ") + name + "=[" + std::to_string(id) + "]";
+  }
+
+  void pointToPoint(const Event& e) {
+    const bool send = e.kind == EventKind::Send || e.kind == EventKind::Isend;
+    const bool blocking = e.kind == EventKind::Send || e.kind == EventKind::Recv;
+    std::vector<std::string> arguments = sized(e, e.bytes, "count", "datatype");
+    arguments.push_back(std::string("int ") + (send ? "dest=" : "source=") +
+                        std::to_string(e.peer));
+    arguments.push_back(tag(e, "tag"));
+    arguments.push_back(world("comm"));
+    if (!blocking) {
+      if (live_.count(e.request))
+        failAt(trace_.fileOf(e), e.line, "request " + e.request + " posted while still live");
+      const int id = nextRequest_++;
+      live_[e.request] = id;
+      posted_.push_back(e.request);
+      arguments.push_back(request("request", id));
+    } else if (!send) {
+      arguments.push_back("MPI_Status status=<IGNORED>");
+    }
+    const char* name = e.kind == EventKind::Send    ? "MPI_Send"
+                       : e.kind == EventKind::Recv  ? "MPI_Recv"
+                       : e.kind == EventKind::Isend ? "MPI_Isend"
+                                                    : "MPI_Irecv";
+    call(name, arguments);
+  }
+
+  void collective(const Event& e) {
+    std::vector<std::string> arguments;
+    const auto add = [&arguments](std::vector<std::string> more) {
+      arguments.insert(arguments.end(), more.begin(), more.end());
+    };
+    const std::size_t members = checkedMembers(e);
+    switch (e.op) {
+      case CollectiveOp::Bcast:
+        add(sized(e, e.bytes, "count", "datatype"));
+        break;
+      case CollectiveOp::Reduce:
+      case CollectiveOp::Allreduce:
+        add(sized(e, e.bytes, "count", "datatype"));
+        arguments.push_back("MPI_Op op=3 (MPI_SUM)");
+        break;
+      case CollectiveOp::Allgather:
+      case CollectiveOp::Alltoall:
+      case CollectiveOp::Gather:
+      case CollectiveOp::Scatter:
+        if (e.op == CollectiveOp::Gather || e.op == CollectiveOp::Scatter)
+          arguments.push_back("int commrank=" + std::to_string(commRank(e)));
+        add(sized(e, e.bytes, "sendcount", "sendtype"));
+        add(sized(e, e.bytes, "recvcount", "recvtype"));
+        break;
+      case CollectiveOp::ReduceScatter: {
+        const std::vector<std::string> block = sized(e, e.bytes, "count", "datatype");
+        const std::string count = block[0].substr(block[0].find('=') + 1);
+        std::string counts;
+        for (std::size_t i = 0; i < members; ++i) counts += (i ? ", " : "") + count;
+        arguments.push_back("int commsize=" + std::to_string(members));
+        arguments.push_back("int recvcounts[" + std::to_string(members) + "]=[" + counts + "]");
+        arguments.push_back(block[1]);
+        arguments.push_back("MPI_Op op=3 (MPI_SUM)");
+        break;
+      }
+      case CollectiveOp::Barrier:
+        break;
+    }
+    if (rooted(e.op)) arguments.push_back("int root=" + std::to_string(e.root));
+    arguments.push_back(comm("comm", e.comm));
+    static const std::map<CollectiveOp, const char*> kNames = {
+        {CollectiveOp::Bcast, "MPI_Bcast"},
+        {CollectiveOp::Reduce, "MPI_Reduce"},
+        {CollectiveOp::Allreduce, "MPI_Allreduce"},
+        {CollectiveOp::Allgather, "MPI_Allgather"},
+        {CollectiveOp::Alltoall, "MPI_Alltoall"},
+        {CollectiveOp::Gather, "MPI_Gather"},
+        {CollectiveOp::Scatter, "MPI_Scatter"},
+        {CollectiveOp::ReduceScatter, "MPI_Reduce_scatter"},
+        {CollectiveOp::Barrier, "MPI_Barrier"}};
+    call(kNames.at(e.op), arguments);
+  }
+  // The size of a collective's communicator, checked as the expansion checks it (the same
+  // messages): declared, holding this rank, the root inside it.
+  std::size_t checkedMembers(const Event& e) const {
+    const auto known = trace_.comms.find(e.comm);
+    if (!e.comm.empty() && known == trace_.comms.end())
+      failAt(trace_.fileOf(e), e.line,
+             "communicator " + e.comm + " is not declared ('<rank> comm " + e.comm +
+                 " <world ranks...>')");
+    const std::size_t members =
+        e.comm.empty() ? static_cast<std::size_t>(trace_.ranks) : known->second.size();
+    if (commRank(e) >= static_cast<int>(members))
+      failAt(trace_.fileOf(e), e.line,
+             "rank " + std::to_string(rank_) + " is not in communicator " + e.comm);
+    if (rooted(e.op) && (e.root < 0 || e.root >= static_cast<int>(members)))
+      failAt(trace_.fileOf(e), e.line,
+             "root=" + std::to_string(e.root) + " is outside the communicator's 0.." +
+                 std::to_string(members - 1));
+    return members;
+  }
+  int commRank(const Event& e) const {
+    if (e.comm.empty()) return rank_;
+    const std::vector<int>& members = trace_.comms.at(e.comm);
+    return static_cast<int>(std::find(members.begin(), members.end(), rank_) - members.begin());
+  }
+
+  void event(const Event& e) {
+    switch (e.kind) {
+      case EventKind::Send:
+      case EventKind::Recv:
+      case EventKind::Isend:
+      case EventKind::Irecv:
+        return pointToPoint(e);
+      case EventKind::Wait: {
+        const auto it = live_.find(e.request);
+        if (it == live_.end())
+          failAt(trace_.fileOf(e), e.line, "wait for request " + e.request + ", not pending");
+        const int id = it->second;
+        live_.erase(it);
+        posted_.erase(std::find(posted_.begin(), posted_.end(), e.request));
+        return call("MPI_Wait", {request("request", id), "MPI_Status status=<IGNORED>"});
+      }
+      case EventKind::Waitall: {
+        // The live requests in the order they were posted.
+        std::string ids;
+        for (const std::string& name : posted_)
+          ids += (ids.empty() ? "" : ", ") + std::to_string(live_.at(name));
+        const std::string n = std::to_string(posted_.size());
+        call("MPI_Waitall", {"int count=" + n, "MPI_Request requests[" + n + "]=[" + ids + "]",
+                             "MPI_Status statuses[" + n + "]=<IGNORED>"});
+        live_.clear();
+        posted_.clear();
+        return;
+      }
+      case EventKind::Sendrecv: {
+        std::vector<std::string> arguments = sized(e, e.bytes, "sendcount", "sendtype");
+        arguments.push_back("int dest=" + std::to_string(e.peer));
+        arguments.push_back(tag(e, "sendtag"));
+        for (std::string& line : sized(e, e.bytes2, "recvcount", "recvtype"))
+          arguments.push_back(line);
+        arguments.push_back("int source=" + std::to_string(e.peer2));
+        arguments.push_back(tag(e, "recvtag"));
+        arguments.push_back(world("comm"));
+        arguments.push_back("MPI_Status status=<IGNORED>");
+        return call("MPI_Sendrecv", arguments);
+      }
+      case EventKind::Barrier:
+        return call("MPI_Barrier", {world("comm")});
+      case EventKind::Compute:  // local work: the time until the next call
+        now_ += static_cast<std::int64_t>(std::llround(std::min(e.seconds, 1e9) * 1e9));
+        return;
+      case EventKind::Copy:
+        return;  // no DUMPI call; it takes no part in CCSs
+      case EventKind::Collective:
+        return collective(e);
+    }
+  }
+
+  const Trace& trace_;
+  int rank_;
+  const std::map<std::string, int>& handles_;
+  std::map<std::string, int> live_;  // request name -> DUMPI request id
+  std::vector<std::string> posted_;  // live request names, oldest first
+  int nextRequest_ = kFirstRequest;
+  std::int64_t now_ = 1000000000;  // nanoseconds; the first call at 1 s
+  std::string out_;
+};
+
+}  // namespace
+
+std::vector<std::string> dumpiRankTexts(const Trace& trace) {
+  std::map<std::string, int> handles;  // communicator id -> DUMPI handle
+  for (const auto& entry : trace.comms)
+    handles[entry.first] = kFirstUserComm + static_cast<int>(handles.size());
+  std::vector<std::string> ranks;
+  for (int rank = 0; rank < trace.ranks; ++rank)
+    ranks.push_back(RankWriter(trace, rank, handles).write());
+  return ranks;
+}
+
+std::string dumpiRankFile(const std::string& indexPath, int rank, int ranks) {
+  const std::size_t digits =
+      std::max<std::size_t>(4, std::to_string(std::max(ranks - 1, 0)).size());
+  std::string number = std::to_string(rank);
+  number.insert(0, digits - number.size(), '0');
+  return std::filesystem::path(indexPath).filename().string() + "-" + number + ".txt";
+}
+
+void writeDumpi(const Trace& trace, const std::string& indexPath) {
+  const std::vector<std::string> texts = dumpiRankTexts(trace);
+  const std::filesystem::path folder = std::filesystem::path(indexPath).parent_path();
+  std::string index;
+  std::vector<StagedFile> files;
+  files.reserve(texts.size() + 1);
+  for (int rank = 0; rank < static_cast<int>(texts.size()); ++rank) {
+    const std::string name = dumpiRankFile(indexPath, rank, trace.ranks);
+    index += name + "\n";
+    files.emplace_back((folder / name).string(), texts[rank]);
+  }
+  files.emplace_back(indexPath, index);
+  for (StagedFile& file : files) file.commit();
+}
+
+}  // namespace tac3map
