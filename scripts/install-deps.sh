@@ -4,7 +4,7 @@
 # and its libFuzzer and sanitizer runtimes (the fuzz targets and the sanitizer test pass).
 set -euo pipefail
 packages=(cmake g++ make libcli11-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev
-  libopenmpi-dev openmpi-bin libeigen3-dev libscotch-dev libboost-graph-dev)
+  libopenmpi-dev openmpi-bin libeigen3-dev libscotch-dev libboost-graph-dev pkgconf)
 [ "${1:-}" = "--clang" ] && packages+=(clang libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do

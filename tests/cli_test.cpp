@@ -12,9 +12,10 @@
 #include <sstream>
 
 #include "command_test.hpp"
-#include "tac3map/io/exit_codes.hpp"
 #include "tac3map/gen/cg_pattern.hpp"
+#include "tac3map/io/exit_codes.hpp"
 #include "tac3map/mapping/mapping.hpp"
+#include "tac3map/version.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
@@ -74,7 +75,7 @@ TEST_F(Cli, MapWritesMappingAndReport) {
   ASSERT_EQ(s.exitCode, 0) << s.err;
   const auto scores = nlohmann::json::parse(s.out);
   ASSERT_EQ(scores.size(), 1u);
-  EXPECT_EQ(scores[0]["file"], out("cg.map"));
+  EXPECT_EQ(scores[0]["mapping"], out("cg.map"));
   EXPECT_EQ(scores[0]["scores"], report["scores"]);
 }
 
@@ -139,19 +140,19 @@ TEST_F(Cli, ScoreTableHasOneRowPerMappingInOrderAndMarksTheBest) {
   std::istringstream lines(r.out);
   std::vector<std::string> rows;
   for (std::string line; std::getline(lines, line);) rows.push_back(line);
-  ASSERT_EQ(rows.size(), 6u) << r.out;  // header, four mappings, footnote
+  ASSERT_EQ(rows.size(), 7u) << r.out;  // header, four mappings, two footnotes
   EXPECT_EQ(rows[1].rfind("random:5", 0), 0u);
   EXPECT_EQ(rows[2].rfind(out("a.map"), 0), 0u);
   EXPECT_EQ(rows[3].rfind("identity", 0), 0u);
   EXPECT_EQ(rows[4].rfind("tofu-default", 0), 0u);
   // The annealed map reaches the bound: its tac3 is the best, and marked.
   std::istringstream annealed(rows[2]);
-  std::string label, tac3, bound;
-  annealed >> label >> tac3 >> bound;
+  std::string label, tac3, ratio, bound;
+  annealed >> label >> tac3 >> ratio >> bound;
   EXPECT_EQ(tac3, bound + "*");
 }
 
-TEST_F(Cli, ScoreCsvCarriesTheJsonValues) {
+TEST_F(Cli, ScoreCsvCarriesTheJsonValuesUnderTheSameNames) {
   const std::string base = "score " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 +
                            " identity random:2 tofu-default --format ";
   const Outcome csv = run(base + "csv"), json = run(base + "json");
@@ -164,7 +165,20 @@ TEST_F(Cli, ScoreCsvCarriesTheJsonValues) {
   std::vector<std::string> keys;
   std::istringstream h(header);
   for (std::string key; std::getline(h, key, ',');) keys.push_back(key);
-  ASSERT_EQ(keys.size(), 7u);
+  // The CSV header is the JSON row's field names: "mapping", then those grouped under
+  // "scores" and "ratios".
+  ASSERT_EQ(list.size(), 3u);
+  for (const auto& entry : list) {
+    std::set<std::string> names;
+    for (const auto& [key, value] : entry.items())
+      if (value.is_object())
+        for (const auto& [inner, unused] : value.items()) names.insert(inner);
+      else
+        names.insert(key);
+    EXPECT_EQ(names, std::set<std::string>(keys.begin(), keys.end())) << entry.dump();
+    EXPECT_EQ(names.size(), keys.size());  // no name twice in the header
+  }
+  ASSERT_EQ(keys.size(), 12u);  // mapping, 6 scores, 5 ratios (the bound has none)
   ASSERT_EQ(keys[0], "mapping");
   std::size_t row = 0;
   for (std::string line; std::getline(lines, line); ++row) {
@@ -172,13 +186,69 @@ TEST_F(Cli, ScoreCsvCarriesTheJsonValues) {
     std::string field;
     std::getline(fields, field, ',');
     ASSERT_LT(row, list.size());
-    EXPECT_EQ(field, list[row]["file"]);
+    EXPECT_EQ(field, list[row]["mapping"]);
     for (std::size_t k = 1; k < keys.size(); ++k) {
       std::getline(fields, field, ',');
-      EXPECT_EQ(std::stod(field), list[row]["scores"][keys[k]].get<double>()) << keys[k];
+      const bool isRatio = keys[k].size() > 6 && keys[k].substr(keys[k].size() - 6) == "_ratio";
+      const auto& value = list[row][isRatio ? "ratios" : "scores"][keys[k]];
+      EXPECT_EQ(std::stod(field), value.get<double>()) << keys[k];
     }
   }
   EXPECT_EQ(row, 3u);
+}
+
+TEST_F(Cli, ScoreTableShowsRatiosToTheBaseline) {
+  const std::string base =
+      "score " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " identity tofu-default random:3 ";
+  // Table cells by row and header (no cell holds a space).
+  const auto table = [&](const std::string& options) {
+    const Outcome r = run(base + options);
+    EXPECT_EQ(r.exitCode, kExitOk) << r.err;
+    std::istringstream lines(r.out);
+    std::vector<std::vector<std::string>> rows;
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream words(line);
+      rows.emplace_back();
+      for (std::string word; words >> word;) rows.back().push_back(word);
+    }
+    return std::make_pair(rows, r.out);
+  };
+  const auto json = nlohmann::json::parse(run(base + "--json").out);
+  const std::map<std::string, std::string> keyOf = {{"tac3[s]", "tac3"},
+                                                    {"tahb[byte-hops]", "tahb"},
+                                                    {"rmatt_o2f", "rmatt_o2f"},
+                                                    {"max_link_msgs", "max_link_messages"},
+                                                    {"avg_hops", "avg_hops"}};
+  for (const std::string& baseline : {std::string(), std::string("tofu-default")}) {
+    SCOPED_TRACE("baseline " + baseline);
+    const auto [rows, text] = table(baseline.empty() ? "" : "--baseline " + baseline);
+    const int baseRow = baseline.empty() ? 0 : 1;
+    EXPECT_NE(text.find("ratio: the value over " + json[baseRow]["mapping"].get<std::string>() +
+                        "'s (the baseline, --baseline)"),
+              std::string::npos)
+        << text;
+    const std::vector<std::string>& header = rows[0];
+    int ratios = 0;
+    for (std::size_t c = 1; c < header.size(); ++c) {
+      if (header[c] != "ratio") continue;
+      ++ratios;
+      // The ratio follows its value column; recompute it from the JSON values.
+      const std::string key = keyOf.at(header[c - 1]);
+      for (int row = 0; row < 3; ++row) {
+        const double value = json[row]["scores"][key].get<double>();
+        const double over = json[baseRow]["scores"][key].get<double>();
+        char expected[32];
+        std::snprintf(expected, sizeof expected, "%.3f", value / over);
+        EXPECT_EQ(rows[row + 1][c], expected) << key << " row " << row;
+      }
+    }
+    EXPECT_EQ(ratios, 5);
+  }
+  const Outcome missing = run(base + "--baseline random:4");
+  EXPECT_EQ(missing.exitCode, kExitInput);
+  EXPECT_EQ(missing.err,
+            "tac3map: error: --baseline 'random:4' is not one of the scored mappings (identity, "
+            "tofu-default, random:3); give it exactly as on the command line\n");
 }
 
 TEST_F(Cli, InitFromFileContinuesFromThatMapping) {
@@ -669,7 +739,7 @@ TEST_F(Cli, RanksPerNodeReachTheRankMaps) {
   std::istringstream lines(slurp(out("r.map")));
   std::string line;
   std::getline(lines, line);
-  EXPECT_EQ(line, "# tac3map openmpi-rankfile --ranks-per-node 2 --cores-per-node 12");
+  EXPECT_EQ(line, "# tac3map openmpi-rankfile --ranks-per-node 2 --cores-per-node 12 --bind core");
   int ranks = 0;
   std::map<std::string, std::set<std::string>> slotsOfHost;
   for (; std::getline(lines, line); ++ranks) {
@@ -685,11 +755,19 @@ TEST_F(Cli, RanksPerNodeReachTheRankMaps) {
   expectCleanFailure("map " + base + " --ranks-per-node 2 --cores-per-node 1 " +
                          "--map-format openmpi-rankfile -o " + out("x.map"),
                      "--cores-per-node 1 is less than --ranks-per-node 2");
-  // Two ranks on a node: read with --ranks-per-node 2 only, and a start for the search.
-  const std::string shared = file("k2.map", formatMapping(identityMapping(64, box, 2), fx10, box));
+  // Two ranks on a node: the file records K = 2 (without --ranks-per-node, K comes from it;
+  // a different K is refused), and a start for the search.
+  const std::string text = formatMapping(identityMapping(64, box, 2), fx10, box, 2);
+  const std::string shared = file("k2.map", text);
   EXPECT_EQ(run("score " + base + " --ranks-per-node 2 " + shared).exitCode, 0);
-  expectCleanFailure("score " + base + " " + shared,
-                     "k2.map:6: rank 1: slot 1 is outside 0..0 (--ranks-per-node 1)");
+  EXPECT_EQ(run("score " + base + " " + shared).exitCode, 0);
+  expectCleanFailure("score " + base + " --ranks-per-node 1 " + shared,
+                     "k2.map: recorded ranks-per-node 2 differs from --ranks-per-node 1");
+  // A file that does not record K (an older tac3map's) is read with one rank per node.
+  std::string old = text;
+  old.erase(old.find("# ranks-per-node 2\n"), 19);
+  expectCleanFailure("score " + base + " " + file("k2-old.map", old),
+                     "k2-old.map:7: rank 1: slot 1 is outside 0..0 (--ranks-per-node 1)");
   EXPECT_EQ(run("map " + base + " --ranks-per-node 2 --trials 50 --init " + shared + " -o " +
                 out("y.map"))
                 .exitCode,
@@ -1046,6 +1124,73 @@ TEST_F(Cli, ExitCodesFollowOneTable) {
   EXPECT_EQ(run("ccs --trace " + file("bad.trace", "tac3map-trace 1\nranks x\n")).exitCode,
             kExitInput);
   EXPECT_TRUE(outputEmpty());
+}
+
+TEST_F(Cli, RankfileBindingComesFromBindAndTheMachineFile) {
+  std::string table;
+  const Machine fx10 = testing::fx10();
+  const Box box = makeBox(fx10, "2x2x2x2x3x2");
+  for (int node = 0; node < box.nodeCount; ++node) {
+    for (int c : box.coordinatesOf(node)) table += std::to_string(c) + " ";
+    table += "host=node" + std::to_string(node) + "\n";
+  }
+  const std::string job =
+      kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --nodes " + file("nodes.txt", table);
+  const std::string base = job + " --trials 50 --map-format openmpi-rankfile";
+  // Every rank line's slot list, and the first line.
+  const auto written = [&](const std::string& options, std::string& header) {
+    const Outcome r = run("map " + base + " " + options + " -o " + out("r.rankfile"));
+    EXPECT_EQ(r.exitCode, kExitOk) << r.err;
+    std::istringstream lines(slurp(out("r.rankfile")));
+    std::getline(lines, header);
+    std::set<std::string> lists;
+    for (std::string line; std::getline(lines, line);)
+      lists.insert(line.substr(line.find(" slot=") + 6));
+    EXPECT_EQ(run("score " + job + " " + out("r.rankfile")).exitCode, kExitOk);  // reads back
+    fs::remove(out("r.rankfile"));
+    return lists;
+  };
+  std::string header;
+  // One rank per node, the FX10 file's 16 cores: each rank gets its whole node, not core 0.
+  EXPECT_EQ(written("", header), (std::set<std::string>{"0-15"}));
+  EXPECT_EQ(header,
+            "# tac3map openmpi-rankfile --ranks-per-node 1 --cores-per-node 16 --bind core");
+  EXPECT_EQ(written("--cores-per-node 12 --bind none", header), (std::set<std::string>{"0-11"}));
+  EXPECT_EQ(header,
+            "# tac3map openmpi-rankfile --ranks-per-node 1 --cores-per-node 12 --bind none");
+  EXPECT_EQ(written("--bind socket --sockets-per-node 2", header),
+            (std::set<std::string>{"0:*,1:*"}));
+  EXPECT_EQ(header,
+            "# tac3map openmpi-rankfile --ranks-per-node 1 --cores-per-node 16 "
+            "--sockets-per-node 2 --bind socket");
+  // A machine file without cores_per_node cannot say what the whole node is.
+  const Outcome none =
+      run("map --machine topologies/torus3d-8x8x8.json --shape 4x4x4 " + kCg64 +
+          " --trials 50 --map-format openmpi-rankfile --bind none -o " + out("x.rankfile"));
+  EXPECT_EQ(none.exitCode, kExitInput);
+  EXPECT_EQ(none.err,
+            "tac3map: error: openmpi-rankfile --bind none needs the node's cores "
+            "(--cores-per-node C, or \"cores_per_node\" in the machine file): Open MPI binds "
+            "every rank of a rank file, so none binds each to all of its node's cores\n");
+  EXPECT_TRUE(outputEmpty());
+  EXPECT_EQ(run("map " + base + " --bind all -o " + out("y.rankfile")).exitCode, kExitUsage);
+}
+
+TEST_F(Cli, VersionPrintsTheProjectVersionAndTheGitRevision) {
+  // The version comes from CMake's project() (TAC3MAP_PROJECT_VERSION, a compile definition),
+  // and the installed header says the same.
+  EXPECT_EQ(std::string(TAC3MAP_VERSION), TAC3MAP_PROJECT_VERSION);
+  const Outcome r = run("--version");
+  EXPECT_EQ(r.exitCode, kExitOk) << r.err;
+  const std::string prefix = std::string("tac3map ") + TAC3MAP_PROJECT_VERSION + " (git ";
+  ASSERT_EQ(r.out.substr(0, prefix.size()), prefix) << r.out;
+  ASSERT_GE(r.out.size(), prefix.size() + 3) << r.out;
+  EXPECT_EQ(r.out.substr(r.out.size() - 2), ")\n") << r.out;
+  // `git describe --always --dirty` (a tag, a hash, maybe -dirty) or "unknown": one word.
+  const std::string revision = r.out.substr(prefix.size(), r.out.size() - 2 - prefix.size());
+  EXPECT_FALSE(revision.empty());
+  EXPECT_EQ(revision.find_first_of(" ()\n"), std::string::npos) << revision;
+  EXPECT_TRUE(r.err.empty()) << r.err;
 }
 
 }  // namespace

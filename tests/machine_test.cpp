@@ -55,6 +55,32 @@ TEST(Machine, MissingFieldAndUnknownAxisAreErrors) {
   }
 }
 
+TEST(Machine, CoresAndSocketsPerNodeAreOptional) {
+  // What rank files bind to: the shipped Tofu machines say it, a file without the fields
+  // leaves it unknown (0), and a value that is no count is refused naming the field.
+  EXPECT_EQ(fx10().coresPerNode, 16);
+  EXPECT_EQ(fx10().socketsPerNode, 1);
+  EXPECT_EQ(loadMachine(sourcePath("topologies/fugaku.json")).coresPerNode, 48);
+  EXPECT_EQ(loadMachine(sourcePath("topologies/k-computer.json")).coresPerNode, 8);
+  const std::string base = R"({"axes":[{"name":"X","size":4,"wrap":true}],"routing_order":["X"],)"
+                           R"("link_bandwidth":1,"hop_latency":0)";
+  const Machine plain = parseMachine(base + "}", "m.json");
+  EXPECT_EQ(plain.coresPerNode, 0);
+  EXPECT_EQ(plain.socketsPerNode, 0);
+  const Machine given =
+      parseMachine(base + R"(,"cores_per_node":64,"sockets_per_node":2})", "m.json");
+  EXPECT_EQ(given.coresPerNode, 64);
+  EXPECT_EQ(given.socketsPerNode, 2);
+  try {
+    parseMachine(base + R"(,"cores_per_node":0})", "m.json");
+    FAIL() << "0 cores accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "m.json: cores_per_node: expected an integer from 1 to 65536, got 0");
+  }
+  EXPECT_THROW(parseMachine(base + R"(,"sockets_per_node":1.5})", "m.json"), InputError);
+}
+
 TEST(Box, WrapsOnlyWhereItSpansAWrappedAxis) {
   const Machine m = fx10();
   const Box box = makeBox(m, "2x2x2x2x3x2");

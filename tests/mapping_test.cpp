@@ -83,8 +83,9 @@ TEST_F(MappingFile, SlotColumnRoundTrips) {
       SCOPED_TRACE(std::to_string(k) + " slots, " + std::to_string(tasks) + " tasks");
       const Mapping original = randomMapping(tasks, box, 7 + k, k);
       ASSERT_EQ(original.slotOfTask.size(), static_cast<std::size_t>(tasks));
-      const std::string text = formatMapping(original, m, box);
+      const std::string text = formatMapping(original, m, box, k);
       EXPECT_NE(text.find("# rank X Y Z A B C slot"), std::string::npos);
+      EXPECT_NE(text.find("\n# ranks-per-node " + std::to_string(k) + "\n"), std::string::npos);
       const Mapping back = readMapping(write(text), box, tasks, k);
       EXPECT_EQ(back.nodeOfTask, original.nodeOfTask);
       EXPECT_EQ(back.slotOfTask, original.slotOfTask);

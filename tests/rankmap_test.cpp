@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -168,7 +169,9 @@ TEST_F(RankMap, RankfileGivesEachSlotItsShareOfTheCores) {
     }
   EXPECT_EQ(slotCores(3, {4, 0}), std::make_pair(3, 3));  // C unknown: core s
 
-  const Machine fx10 = testing::fx10();
+  // FX10 without its machine file's cores_per_node: C is what the options say.
+  Machine fx10 = testing::fx10();
+  fx10.coresPerNode = 0;
   const Box box = makeBox(fx10, "2x2x2x2x3x2");
   const NodeTable nodes = readNodeTable(table(fx10, box), fx10, box);
   const Mapping m = identityMapping(6, box, 3);  // ranks 0-2 on node 0, 3-5 on node 1
@@ -177,20 +180,21 @@ TEST_F(RankMap, RankfileGivesEachSlotItsShareOfTheCores) {
   };
   // 8 cores for 3 slots: 0..8/3-1 = 0-1, 8/3..16/3-1 = 2-4, 16/3..8-1 = 5-7.
   EXPECT_EQ(lines({3, 8}),
-            "# tac3map openmpi-rankfile --ranks-per-node 3 --cores-per-node 8\n"
+            "# tac3map openmpi-rankfile --ranks-per-node 3 --cores-per-node 8 --bind core\n"
             "rank 0=h0 slot=0-1\nrank 1=h0 slot=2-4\nrank 2=h0 slot=5-7\n"
             "rank 3=h1 slot=0-1\nrank 4=h1 slot=2-4\nrank 5=h1 slot=5-7\n");
   // 3 cores for 3 slots, or C unknown: slot s is core s.
   const std::string single =
       "rank 0=h0 slot=0\nrank 1=h0 slot=1\nrank 2=h0 slot=2\n"
       "rank 3=h1 slot=0\nrank 4=h1 slot=1\nrank 5=h1 slot=2\n";
-  EXPECT_EQ(lines({3, 3}),
-            "# tac3map openmpi-rankfile --ranks-per-node 3 --cores-per-node 3\n" + single);
-  EXPECT_EQ(lines({3, 0}), "# tac3map openmpi-rankfile --ranks-per-node 3\n" + single);
+  EXPECT_EQ(
+      lines({3, 3}),
+      "# tac3map openmpi-rankfile --ranks-per-node 3 --cores-per-node 3 --bind core\n" + single);
+  EXPECT_EQ(lines({3, 0}), "# tac3map openmpi-rankfile --ranks-per-node 3 --bind core\n" + single);
   // One rank per node: all of the node's cores, or core 0.
   EXPECT_EQ(
       writeRankMap(MapFormat::OpenmpiRankfile, identityMapping(1, box), fx10, box, &nodes, {1, 48}),
-      "# tac3map openmpi-rankfile --ranks-per-node 1 --cores-per-node 48\nrank 0=h0 "
+      "# tac3map openmpi-rankfile --ranks-per-node 1 --cores-per-node 48 --bind core\nrank 0=h0 "
       "slot=0-47\n");
   try {
     lines({3, 2});
@@ -198,10 +202,178 @@ TEST_F(RankMap, RankfileGivesEachSlotItsShareOfTheCores) {
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
               "openmpi-rankfile: --cores-per-node 2 is less than --ranks-per-node 3 (every rank "
-              "needs a core of its own)");
+              "needs a core of its own; or --bind socket|none)");
   }
   // A mapping with more ranks on a node than K slots is not written.
   EXPECT_THROW(lines({2, 0}), InputError);
+}
+
+// The slot lists of a rank file, line by line (after "slot="), and its first line.
+std::vector<std::string> slotLists(const std::string& text, std::string* header = nullptr) {
+  std::istringstream in(text);
+  std::vector<std::string> lists;
+  std::string line;
+  std::getline(in, line);
+  if (header) *header = line;
+  while (std::getline(in, line)) lists.push_back(line.substr(line.find(" slot=") + 6));
+  return lists;
+}
+
+// The cores of "a" or "a-b".
+std::pair<int, int> coreRange(const std::string& list) {
+  const auto dash = list.find('-');
+  const int first = std::stoi(list.substr(0, dash));
+  return {first, dash == std::string::npos ? first : std::stoi(list.substr(dash + 1))};
+}
+
+// Slots as a reader gives them when several slots share a slot list: on each node, the
+// ranks of one group (`group` of their slot) take the group's slots in rank order.
+std::vector<int> slotsWithinGroups(const Mapping& m, int k, int (*group)(int slot, int k)) {
+  std::map<std::pair<int, int>, std::vector<int>> free;  // (node, group) -> its slots
+  for (int task = 0; task < m.tasks(); ++task) {
+    auto& slots = free[{m.nodeOfTask[task], group(m.slotOf(task), k)}];
+    if (slots.empty())
+      for (int s = k - 1; s >= 0; --s)
+        if (group(s, k) == group(m.slotOf(task), k)) slots.push_back(s);
+  }
+  std::vector<int> result(m.tasks());
+  for (int task = 0; task < m.tasks(); ++task) {
+    auto& slots = free[{m.nodeOfTask[task], group(m.slotOf(task), k)}];
+    result[task] = slots.back();
+    slots.pop_back();
+  }
+  return result;
+}
+
+TEST_F(RankMap, RankfileBindsEverySlotToItsOwnCoresSocketsOrTheWholeNode) {
+  // A node of 48 cores on 2 sockets (the machine file's figures), K = 1, 2 and 4 ranks each.
+  Machine machine = testing::fx10();
+  machine.coresPerNode = 48;
+  machine.socketsPerNode = 2;
+  const Box box = makeBox(machine, "2x2x2x2x3x2");
+  const NodeTable nodes = readNodeTable(table(machine, box), machine, box);
+  for (int k : {1, 2, 4}) {
+    const Mapping m = randomMapping(40 * k, box, 7 + k, k);
+    for (RankfileBind bind : {RankfileBind::Core, RankfileBind::Socket, RankfileBind::None}) {
+      SCOPED_TRACE(std::string("K ") + std::to_string(k) + ", --bind " + rankfileBindName(bind));
+      RankMapOptions options{k, 0, 0, bind};
+      const std::string text =
+          writeRankMap(MapFormat::OpenmpiRankfile, m, machine, box, &nodes, options);
+      std::string header;
+      const std::vector<std::string> lists = slotLists(text, &header);
+      ASSERT_EQ(lists.size(), static_cast<std::size_t>(m.tasks()));
+      // Every node's ranks: which cores (core) or sockets (socket) each slot got.
+      std::map<int, std::vector<std::pair<int, std::string>>> ofNode;  // node -> (slot, list)
+      for (int task = 0; task < m.tasks(); ++task)
+        ofNode[m.nodeOfTask[task]].push_back({m.slotOf(task), lists[task]});
+      if (bind == RankfileBind::Core) {
+        EXPECT_EQ(header, "# tac3map openmpi-rankfile --ranks-per-node " + std::to_string(k) +
+                              " --cores-per-node 48 --bind core");
+        for (const auto& [node, slots] : ofNode)
+          for (const auto& [slot, list] : slots) {
+            // 48 / K cores each, in slot order: slot s starts at core s * 48 / K.
+            const auto [first, last] = coreRange(list);
+            EXPECT_EQ(last - first + 1, 48 / k) << list;
+            EXPECT_EQ(first, slot * (48 / k)) << list;
+          }
+      } else if (bind == RankfileBind::Socket) {
+        EXPECT_EQ(header, "# tac3map openmpi-rankfile --ranks-per-node " + std::to_string(k) +
+                              " --cores-per-node 48 --sockets-per-node 2 --bind socket");
+        // One rank: both sockets; two: one socket each; four: two ranks on each socket.
+        for (const auto& [node, slots] : ofNode)
+          for (const auto& [slot, list] : slots)
+            EXPECT_EQ(list, k == 1   ? "0:*,1:*"
+                            : k == 2 ? std::to_string(slot) + ":*"
+                                     : std::to_string(slot / 2) + ":*");
+      } else {
+        EXPECT_EQ(header, "# tac3map openmpi-rankfile --ranks-per-node " + std::to_string(k) +
+                              " --cores-per-node 48 --bind none");
+        for (const std::string& list : lists) EXPECT_EQ(list, "0-47");
+      }
+      // Read back with K alone: the comment says the rest. Slots sharing a list come back in
+      // rank order within what they share.
+      const Mapping back =
+          readRankMap(file("r.rankfile", text), machine, box, m.tasks(), &nodes, {k, 0});
+      EXPECT_EQ(back.nodeOfTask, m.nodeOfTask);
+      if (k == 1) continue;
+      if (bind == RankfileBind::Core || (bind == RankfileBind::Socket && k <= 2)) {
+        EXPECT_EQ(back.slotOfTask, m.slotOfTask);
+      } else if (bind == RankfileBind::Socket) {
+        EXPECT_NE(back.slotOfTask, m.slotOfTask);  // the mapping is random enough to show it
+        EXPECT_EQ(back.slotOfTask,
+                  slotsWithinGroups(m, k, [](int slot, int kk) { return slot * 2 / kk; }));
+      } else {
+        EXPECT_EQ(back.slotOfTask, slotsInRankOrder(m, box));
+      }
+    }
+  }
+}
+
+TEST_F(RankMap, RankfileBindingWithoutKnownCoresOrSockets) {
+  Machine machine = testing::fx10();
+  machine.coresPerNode = 0;
+  const Box box = makeBox(machine, "2x2x2x2x3x2");
+  const NodeTable nodes = readNodeTable(table(machine, box), machine, box);
+  const Mapping m = identityMapping(4, box, 2);  // ranks 0, 1 on node 0; 2, 3 on node 1
+  const auto write = [&](const RankMapOptions& options) {
+    return writeRankMap(MapFormat::OpenmpiRankfile, m, machine, box, &nodes, options);
+  };
+  // Cores unknown: one core per slot, slot s on core s.
+  EXPECT_EQ(slotLists(write({2, 0})), (std::vector<std::string>{"0", "1", "0", "1"}));
+  // Sockets unknown (the machine file says 1): every slot on socket 0.
+  machine.socketsPerNode = 0;
+  EXPECT_EQ(slotLists(write({2, 0, 0, RankfileBind::Socket})),
+            (std::vector<std::string>{"0:*", "0:*", "0:*", "0:*"}));
+  EXPECT_EQ(slotLists(write({2, 0, 4, RankfileBind::Socket})),
+            (std::vector<std::string>{"0:*,1:*", "2:*,3:*", "0:*,1:*", "2:*,3:*"}));
+  // --bind none must name the whole node, which needs its cores.
+  try {
+    write({2, 0, 0, RankfileBind::None});
+    ADD_FAILURE() << "--bind none without cores written";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "openmpi-rankfile --bind none needs the node's cores (--cores-per-node C, or "
+              "\"cores_per_node\" in the machine file): Open MPI binds every rank of a rank "
+              "file, so none binds each to all of its node's cores");
+  }
+  EXPECT_EQ(slotLists(write({2, 1, 0, RankfileBind::None})),
+            (std::vector<std::string>{"0", "0", "0", "0"}));
+  // A rank file without tac3map's comment is decoded with the machine file's cores.
+  machine.coresPerNode = 8;
+  const Mapping plain = readRankMap(
+      file("plain.rankfile", "rank 0=h1 slot=4-7\nrank 1=h1 slot=0-3\nrank 2=h0 slot=0-3\n"),
+      machine, box, 3, &nodes, {2, 0});
+  EXPECT_EQ(plain.nodeOfTask, (std::vector<int>{1, 1, 0}));
+  EXPECT_EQ(plain.slotOfTask, (std::vector<int>{1, 0, 0}));
+  // The comment's options in any order; a rank file from before --bind bound by core.
+  const auto error = [&](const std::string& text) {
+    return errorOf(text, machine, box, 2, &nodes, {2, 0});
+  };
+  EXPECT_EQ(
+      error("# tac3map openmpi-rankfile --ranks-per-node 2 --bind socket --sockets-per-node 2\n"
+            "rank 0=h1 slot=1:*\nrank 1=h1 slot=0:*\n"),
+      "");
+  EXPECT_EQ(error("# tac3map openmpi-rankfile --ranks-per-node 2 --cores-per-node 8\n"
+                  "rank 0=h1 slot=4-7\nrank 1=h1 slot=0-3\n"),
+            "");
+  EXPECT_EQ(error("# tac3map openmpi-rankfile --ranks-per-node 2 --sockets-per-node 2 --bind "
+                  "socket\nrank 0=h1 slot=0:0-2\nrank 1=h1 slot=0:*\n"),
+            ":2: 'slot=0:0-2' is not the sockets of a slot (--bind socket, 2 ranks on 2 sockets: "
+            "slot s has sockets s*S/K..(s+1)*S/K-1, each written 'N:*')");
+  EXPECT_EQ(error("# tac3map openmpi-rankfile --ranks-per-node 2 --cores-per-node 8 --bind none\n"
+                  "rank 0=h1 slot=0-7\nrank 1=h1 slot=0-3\n"),
+            ":3: 'slot=0-3' is not the whole node (--bind none on 8 cores: slot=0-7)");
+  EXPECT_EQ(error("# tac3map openmpi-rankfile --ranks-per-node 2 --bind none\nrank 0=h1 slot=0\n"),
+            ":1: --bind none needs --cores-per-node C (its slot lists are the whole node)");
+  EXPECT_NE(error("# tac3map openmpi-rankfile --ranks-per-node 2 --bind all\nrank 0=h1 slot=0\n")
+                .find(":1: expected '# tac3map openmpi-rankfile --ranks-per-node K"),
+            std::string::npos);
+  EXPECT_NE(error("# tac3map openmpi-rankfile --ranks-per-node 2 --bind core --bind none\n"
+                  "rank 0=h1 slot=0\n")
+                .find(":1: expected"),
+            std::string::npos);
+  EXPECT_EQ(parseRankfileBind("socket"), RankfileBind::Socket);
+  EXPECT_THROW(parseRankfileBind("numa"), InputError);
 }
 
 TEST_F(RankMap, CrayRankOrderFillsNodesKAtATime) {
@@ -297,7 +469,8 @@ TEST_F(RankMap, BadFilesNameTheLine) {
 }
 
 TEST_F(RankMap, SlotErrorsNameTheLine) {
-  const Machine fx10 = testing::fx10();
+  Machine fx10 = testing::fx10();
+  fx10.coresPerNode = 0;  // a rank file without its comment and C unknown: slot=s is slot s
   const Box box = makeBox(fx10, "2x2x2x2x3x2");
   const NodeTable nodes = readNodeTable(table(fx10, box), fx10, box);
   const RankMapOptions two{2, 0};
@@ -339,8 +512,9 @@ TEST_F(RankMap, SlotErrorsNameTheLine) {
   EXPECT_EQ(error("rank 0=h1 slot=1:0-2\nrank 1=h2\n", 2, two),
             ":1: 'slot=1:0-2': expected slot=<core> or slot=<first>-<last> (a core range)");
   EXPECT_EQ(error("# tac3map openmpi-rankfile --ranks-per-node two\nrank 0=h1 slot=0\n", 1, two),
-            ":1: expected '# tac3map openmpi-rankfile --ranks-per-node K [--cores-per-node C]', "
-            "not '# tac3map openmpi-rankfile --ranks-per-node two'");
+            ":1: expected '# tac3map openmpi-rankfile --ranks-per-node K [--cores-per-node C] "
+            "[--sockets-per-node S] [--bind core|socket|none]', not '# tac3map openmpi-rankfile "
+            "--ranks-per-node two'");
   EXPECT_EQ(error("# tac3map openmpi-rankfile --ranks-per-node 4 --cores-per-node 2\n"
                   "rank 0=h1 slot=0\n",
                   1, two),

@@ -5,7 +5,8 @@
 # fail on every process with one clear line. K = 2: 16 processes, two on each of the 8 nodes,
 # and a mapping with a slot per task: the process with new rank k must be on task k's node and
 # be the node's local rank (its place among the node's processes in world order) that task
-# k's slot names; a map asking a slot of a node with fewer processes must fail.
+# k's slot names; a map asking a slot of a node with fewer processes must fail. A bad map is
+# every process's problem: one line on stderr, not one per rank.
 # Usage: remap_test.sh MPIEXEC TAC3MAP PROGRAM SOURCE_DIR
 set -euo pipefail
 mpiexec=$1 tac3map=$2 program=$3 source=$4
@@ -91,3 +92,30 @@ grep -q "^tac3map_comm_remap: rank 0: task 1 of $work/k2-short.map is in slot 1 
 test "$(grep -c "^tac3map_comm_remap" "$work/err8")" = 1  # one line, from rank 0
 test ! -s "$work/out8"
 echo "missing slot reported"
+
+# A bad map file fails on every process, with one line (no rank prefix: all ranks share it).
+for bad in "$work/missing.map" "$work/cg8.trace"; do
+  if TAC3MAP_COORDS_BY_RANK="$work/coords" "$mpiexec" --allow-run-as-root --oversubscribe -n 8 \
+      -x TAC3MAP_COORDS_BY_RANK "$program" "$bad" > "$work/outbad" 2> "$work/errbad"; then
+    echo "remap should have failed with $bad" >&2
+    exit 1
+  fi
+  test "$(grep -c "^tac3map_comm_remap" "$work/errbad")" = 1 || { cat "$work/errbad" >&2; exit 1; }
+  test ! -s "$work/outbad"
+done
+grep -q "^tac3map_comm_remap: $work/cg8.trace:1: not a tac3map coordinates mapping" "$work/errbad" \
+  || { cat "$work/errbad" >&2; exit 1; }
+# The task count is every process's problem too: one line.
+test "$(grep -c "^tac3map_comm_remap" "$work/err4")" = 1 || { cat "$work/err4" >&2; exit 1; }
+grep -q "^tac3map_comm_remap: $work/cg8.map has 8 tasks but the communicator has 4 processes\$" \
+  "$work/err4"
+# No process can find its node: the same problem everywhere, one line.
+if env -u TAC3MAP_NODE_COORDS -u TAC3MAP_COORDS_BY_RANK -u TAC3MAP_NODES \
+    "$mpiexec" --allow-run-as-root --oversubscribe -n 8 "$program" "$work/cg8.map" \
+    > "$work/outbad" 2> "$work/errbad"; then
+  echo "remap should have failed without node coordinates" >&2
+  exit 1
+fi
+test "$(grep -c "^tac3map_comm_remap" "$work/errbad")" = 1 || { cat "$work/errbad" >&2; exit 1; }
+grep -q "^tac3map_comm_remap: no node coordinates: set TAC3MAP_NODE_COORDS" "$work/errbad"
+echo "a bad map is reported once"

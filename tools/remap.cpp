@@ -125,6 +125,21 @@ std::string text(const std::vector<int>& coordinates) {
   return out + ")";
 }
 
+// "rank 3", "ranks 0-2,5": the ranks that share a problem.
+std::string rankList(const std::vector<int>& ranks) {
+  std::ostringstream out;
+  out << (ranks.size() == 1 ? "rank " : "ranks ");
+  for (std::size_t i = 0; i < ranks.size();) {
+    std::size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    if (i) out << ',';
+    out << ranks[i];
+    if (j > i) out << '-' << ranks[j];
+    i = j + 1;
+  }
+  return out.str();
+}
+
 }  // namespace
 
 extern "C" int tac3map_comm_remap(MPI_Comm comm, const char* mapfile, MPI_Comm* newcomm) {
@@ -136,7 +151,7 @@ extern "C" int tac3map_comm_remap(MPI_Comm comm, const char* mapfile, MPI_Comm* 
   const tac3map::tools::NodeInfo node = tac3map::tools::discoverNode(MPI_COMM_WORLD);
   std::string problem = map.error;
   if (problem.empty() && node.coordinates.empty()) problem = node.source;
-  if (problem.empty() && static_cast<int>(map.machineCoordinates.size()) > size && rank == 0)
+  if (problem.empty() && static_cast<int>(map.machineCoordinates.size()) > size)
     problem = std::string(mapfile) + " has " + std::to_string(map.machineCoordinates.size()) +
               " tasks but the communicator has " + std::to_string(size) + " processes";
   // Every process learns every other's node: the processes of one node, in rank order, are
@@ -175,7 +190,8 @@ extern "C" int tac3map_comm_remap(MPI_Comm comm, const char* mapfile, MPI_Comm* 
                      std::to_string(processes) + (processes == 1 ? " process" : " processes"));
     }
   }
-  // One verdict for all; rank 0 prints every problem, one line each.
+  // One verdict for all; rank 0 prints each distinct problem once (a bad file is every
+  // process's problem: one line, not one per rank).
   const int bad = problem.empty() ? 0 : 1;
   int anyBad = 0;
   MPI_Allreduce(&bad, &anyBad, 1, MPI_INT, MPI_MAX, comm);
@@ -189,11 +205,23 @@ extern "C" int tac3map_comm_remap(MPI_Comm comm, const char* mapfile, MPI_Comm* 
     std::vector<char> all(rank == 0 ? total + 1 : 1);
     MPI_Gatherv(problem.data(), length, MPI_CHAR, all.data(), lengths.data(), displacements.data(),
                 MPI_CHAR, 0, comm);
-    if (rank == 0)
-      for (int r = 0; r < size; ++r)
-        if (lengths[r] > 0)
-          std::fprintf(stderr, "tac3map_comm_remap: rank %d: %.*s\n", r, lengths[r],
-                       all.data() + displacements[r]);
+    if (rank == 0) {
+      std::map<std::string, std::vector<int>> ranksOf;  // problem -> the ranks that have it
+      std::vector<std::string> order;                   // problems by their lowest rank
+      for (int r = 0; r < size; ++r) {
+        if (lengths[r] == 0) continue;
+        const std::string text(all.data() + displacements[r], lengths[r]);
+        std::vector<int>& ranks = ranksOf[text];
+        if (ranks.empty()) order.push_back(text);
+        ranks.push_back(r);
+      }
+      for (const std::string& text : order) {
+        const std::vector<int>& ranks = ranksOf[text];
+        const std::string who =
+            static_cast<int>(ranks.size()) == size ? "" : rankList(ranks) + ": ";
+        std::fprintf(stderr, "tac3map_comm_remap: %s%s\n", who.c_str(), text.c_str());
+      }
+    }
     return MPI_ERR_OTHER;
   }
   // Task k gets key k; processes without a task follow in their old order.

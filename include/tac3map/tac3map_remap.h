@@ -19,7 +19,8 @@ extern "C" {
  * coordinates, or TAC3MAP_NODE_COORDS, TAC3MAP_COORDS_BY_RANK, TAC3MAP_NODES). On any
  * disagreement between the map and the job (unreadable map, unknown node, more tasks than
  * processes, a task whose node or slot has no process) every process returns MPI_ERR_OTHER,
- * *newcomm = MPI_COMM_NULL, and rank 0 of `comm` prints one line per problem on stderr. */
+ * *newcomm = MPI_COMM_NULL, and rank 0 of `comm` prints each distinct problem once on stderr
+ * (prefixed with the ranks that have it, unless all do: a bad map is one line). */
 int tac3map_comm_remap(MPI_Comm comm, const char* mapfile, MPI_Comm* newcomm);
 
 #ifdef __cplusplus

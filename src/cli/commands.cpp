@@ -149,13 +149,14 @@ int runMap(const MapOptions& o) {
   schedule.breakTies = !o.noTieBreak;
   schedule.moves = parseMoveKind(o.moves);
   checkSchedule(schedule);
-  const Job job(o.box, o.input);
+  const Job job(jobContext(o.box, {o.init}), o.input);
   schedule.allocation = job.allocation;
   std::optional<ChosenStart> chosen;  // with --init auto
   const Mapping initial =
       job.start(o.init, objective, schedule, o.seed, o.coresPerNode, &chosen, parseGrid(o.grid));
   const MapFormat mapFormat = parseMapFormat(o.mapFormat);
-  const RankMapOptions rankMap{o.box.ranksPerNode, o.coresPerNode};
+  const RankMapOptions rankMap{job.ranksPerNode(), o.coresPerNode, o.socketsPerNode,
+                               parseRankfileBind(o.bind)};
   // Fail before the search if the output format cannot be written (no host names, ...).
   if (mapFormat != MapFormat::CrayRankOrder)
     writeRankMap(mapFormat, initial, job.machine, job.box, job.nodeTable(), rankMap);
@@ -253,7 +254,8 @@ int runMap(const MapOptions& o) {
 
 int runScore(const ScoreOptions& o) {
   const ScoreFormat format = o.json ? ScoreFormat::Json : parseScoreFormat(o.format);
-  const Job job(o.box, o.input);
+  const int baseline = baselineRow(o.mappings, o.baseline);  // before any work
+  const Job job(jobContext(o.box, o.mappings), o.input);
   std::vector<Mapping> mappings;
   std::vector<Scores> scores;
   for (const std::string& name : o.mappings) {
@@ -268,12 +270,12 @@ int runScore(const ScoreOptions& o) {
     for (const Mapping& mapping : mappings)
       predicted.push_back(predict(job.problem, job.router, mapping, model, localWork).total);
   }
-  printScores(std::cout, "mapping", o.mappings, scores, format, true, predicted);
+  printScores(std::cout, "mapping", o.mappings, scores, format, true, predicted, baseline);
   return 0;
 }
 
 int runPredict(const PredictOptionsCli& o) {
-  const Job job(o.box, o.input);
+  const Job job(jobContext(o.box, {o.mapping}), o.input);
   const ProfileModels models(o.profile, o.model);
   const Profile& profile = models.profile;
   const TimeModel& message = models.message;
@@ -282,8 +284,10 @@ int runPredict(const PredictOptionsCli& o) {
   const Prediction p =
       predict(job.problem, job.router, mapping, model, localWorkSeconds(job.trace, models.copy));
   std::vector<BarrierAdvice> advice;
-  if (o.barriers)
+  if (o.barriers) {
     advice = barrierAdvice(job.problem, job.router, mapping, model, profile.barrierSeconds);
+    placeBarriers(advice, job.sets, job.trace, p.total);
+  }
   const auto describe = [&](int c) {
     return std::to_string(job.problem.src[c]) + "->" + std::to_string(job.problem.dst[c]);
   };
@@ -322,7 +326,12 @@ int runPredict(const PredictOptionsCli& o) {
                           {"contention_overlapped", a.contentionOverlapped},
                           {"penalty_seconds", a.penalty},
                           {"barrier_seconds", a.barrier},
-                          {"barrier_pays", a.pays}});
+                          {"barrier_pays", a.pays},
+                          {"trace_location",
+                           a.line > 0 ? json{{"file", a.file}, {"line", a.line}} : json(nullptr)},
+                          {"same_level", a.sameLevel},
+                          {"gain_seconds", a.gain},
+                          {"gain_percent", a.gainPercent}});
     json out = {{"mapping", o.mapping},
                 {"profile", profile.name},
                 {"model", o.model},
@@ -390,13 +399,28 @@ int runPredict(const PredictOptionsCli& o) {
     }
   }
   if (o.barriers) {
+    // Gains are against this iteration with CCS t+1 meeting CCS t's loads (docs/predict.md).
     out << "barriers between CCSs (barrier: " << format("%.3g", profile.barrierSeconds)
-        << " s):\nafter_ccs  C_alone  C_overlapped  penalty[s]  advice\n";
+        << " s; gain: the iteration's time without the barrier minus with it):\n"
+        << "after_ccs  C_alone  C_overlapped  penalty[s]  gain[s]      gain[%]  advice\n";
     for (const BarrierAdvice& a : advice) {
+      const std::string where = a.file + ":" + std::to_string(a.line);
+      std::string verdict;
+      if (a.sameLevel)
+        verdict = "no barrier: CCS " + std::to_string(a.after) + " and " +
+                  std::to_string(a.after + 1) + " are one step of the program";
+      else if (a.line == 0)
+        verdict = "no barrier";
+      else if (a.pays)
+        verdict = "insert a barrier before " + where + " (rank " + std::to_string(a.src) +
+                  "'s send to " + std::to_string(a.dst) + ", the first of CCS " +
+                  std::to_string(a.after + 1) + ")";
+      else
+        verdict = "no barrier (it would go before " + where + ")";
       char line[160];
-      std::snprintf(line, sizeof line, "%-10d %-8d %-13d %-11.4g %s\n", a.after, a.contentionAlone,
-                    a.contentionOverlapped, a.penalty, a.pays ? "insert a barrier" : "no barrier");
-      out << line;
+      std::snprintf(line, sizeof line, "%-10d %-8d %-13d %-11.4g %-12.4g %-8.3g ", a.after,
+                    a.contentionAlone, a.contentionOverlapped, a.penalty, a.gain, a.gainPercent);
+      out << line << verdict << "\n";
     }
   }
   return 0;
@@ -404,7 +428,7 @@ int runPredict(const PredictOptionsCli& o) {
 
 int runViz(const VizOptionsCli& o) {
   checkOutputPaths({{"-o", o.output}});
-  const Job job(o.box, o.input);
+  const Job job(jobContext(o.box, {o.mapping, o.compare}), o.input);
   std::vector<VizMapping> mappings;
   for (const std::string& name : {o.mapping, o.compare})
     if (!name.empty()) mappings.push_back({name, job.mapping(name)});

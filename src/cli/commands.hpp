@@ -24,11 +24,11 @@ struct TraceInput {
 };
 
 struct BoxInput {
-  std::string machine;
+  std::string machine;  // empty: the mapping file's (job_context.hpp)
   std::string shape;
   std::string offset;
   std::string nodes;                 // node table (rankmap.hpp), optional
-  int ranksPerNode = 1;              // K: MPI ranks (slots) per node
+  int ranksPerNode = 0;              // K: MPI ranks (slots) per node; 0: the mapping's, else 1
   int engines = 0;                   // 0: the machine file's
   std::string overlap = "none";      // none | adjacent | auto (docs/model.md: why none)
   std::string engineSets = "level";  // level | split: CCSs with several engines
@@ -50,7 +50,11 @@ struct MapOptions {
   bool quiet = false;
   std::string output;
   std::string mapFormat = "coords";
-  int coresPerNode = 0;  // C: cores the rank file divides among a node's K slots; 0 = unknown
+  // The Open MPI rank file's binding (docs/rankmap-formats.md): C cores and S sockets a node
+  // has (0: the machine file's, else unknown) and --bind core | socket | none.
+  int coresPerNode = 0;
+  int socketsPerNode = 0;
+  std::string bind = "core";
   std::string report;
 };
 
@@ -62,6 +66,7 @@ struct ScoreOptions {
   bool json = false;    // the same as --format json
   std::string profile;  // adds the predicted time
   std::string model = "piecewise";
+  std::string baseline;  // the mapping the ratios are taken against; "" = the first
 };
 
 struct PredictOptionsCli {

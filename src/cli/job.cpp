@@ -70,17 +70,21 @@ const Trace& fitted(const Trace& trace, const Box& box, int ranksPerNode) {
 }  // namespace
 
 Job::Job(const BoxInput& boxInput, const TraceInput& traceInput)
-    : machine(loadMachine(boxInput.machine)),
-      box(jobBox(machine, boxInput)),
-      model(makeModel(machine, boxInput.engines, boxInput.ranksPerNode,
-                      parseOverlap(boxInput.overlap))),
+    : Job(JobContext{boxInput, loadMachine(boxInput.machine)}, traceInput) {}
+
+Job::Job(const JobContext& context, const TraceInput& traceInput)
+    : machine(context.machine),
+      box(jobBox(machine, context.box)),
+      model(makeModel(machine, context.box.engines,
+                      context.box.ranksPerNode > 0 ? context.box.ranksPerNode : 1,
+                      parseOverlap(context.box.overlap))),
       trace(loadTrace(traceInput, jobRankLimit(box, model.ranksPerNode))),
       sets(ccsOf(fitted(trace, box, model.ranksPerNode), traceInput, model.engines,
-                 boxInput.engineSets == "split")),
+                 context.box.engineSets == "split")),
       problem(makeProblem(sets, model)),
       router(machine, box) {
   checkScoreArithmetic(sets, model, router.longestRoute(), trace.source);
-  if (!boxInput.nodes.empty()) nodes = readNodeTable(boxInput.nodes, machine, box);
+  if (!context.box.nodes.empty()) nodes = readNodeTable(context.box.nodes, machine, box);
   allocation = nodes && static_cast<int>(nodes->nodes.size()) < box.nodeCount
                    ? Allocation::ofNodes(nodes->nodes, box.nodeCount, model.ranksPerNode)
                    : Allocation::wholeBox(box.nodeCount, model.ranksPerNode);

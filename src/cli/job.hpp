@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "commands.hpp"
+#include "job_context.hpp"
 #include "tac3map/initial/initial_mapper.hpp"
 #include "tac3map/initial/initial_mapping.hpp"
 #include "tac3map/io/trace.hpp"
@@ -45,7 +46,10 @@ struct Job {
   // allocation) the node table's nodes when the box is the whole machine or --shape.
   Allocation allocation;
 
+  // A complete box (sweep); --ranks-per-node 0 counts as 1.
   Job(const BoxInput& boxInput, const TraceInput& traceInput);
+  // The box completed from the command's mapping files, machine read (job_context.hpp).
+  Job(const JobContext& context, const TraceInput& traceInput);
 
   const NodeTable* nodeTable() const { return nodes ? &*nodes : nullptr; }
   // A mapping file of any format, or a name (identity, round-robin, random:SEED, tofu-default:

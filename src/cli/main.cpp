@@ -15,6 +15,7 @@
 #include "tac3map/io/limits.hpp"
 #include "tac3map/search/objectives.hpp"
 #include "topology_command.hpp"
+#include "version.hpp"
 
 namespace {
 
@@ -46,20 +47,25 @@ void addTraceOptions(CLI::App& app, TraceInput& input, bool formatFlag = true) {
 }
 
 void addBoxOptions(CLI::App& app, BoxInput& box) {
-  app.add_option("--machine,-m", box.machine, "machine description (topologies/*.json)")
-      ->required();
+  // Not required: a mapping file written by tac3map records machine, box and ranks per node
+  // (job_context.hpp); a given option must agree with it.
+  app.add_option("--machine,-m", box.machine,
+                 "machine description (topologies/*.json; default: the one a mapping file "
+                 "records)");
   app.add_option("--shape,-s", box.shape,
-                 "the job's box, e.g. 2x2x2x2x3x2 (required unless --nodes lists the job's "
-                 "nodes anywhere on the machine)");
-  app.add_option("--offset", box.offset, "the box's origin on the machine, e.g. 0,0,0,0,0,0");
+                 "the job's box, e.g. 2x2x2x2x3x2 (default: the one a mapping file records; "
+                 "else required unless --nodes lists the job's nodes anywhere on the machine)");
+  app.add_option("--offset", box.offset,
+                 "the box's origin on the machine, e.g. 0,0,0,0,0,0 (default: a mapping "
+                 "file's, else zeros)");
   app.add_option("--nodes", box.nodes,
                  "node table: the job's nodes with host names / logical coordinates "
                  "(for host-based rank maps)");
   app.add_option("--ranks-per-node", box.ranksPerNode,
                  "MPI ranks per node (K): each node has K slots; ranks of one node share its "
-                 "injection engines and talk without the network")
-      ->check(CLI::Range(1, 4096))
-      ->capture_default_str();
+                 "injection engines and talk without the network (default: a mapping file's, "
+                 "else 1)")
+      ->check(CLI::Range(1, 4096));
   app.add_option("--engines", box.engines,
                  "injection engines per node (default: the machine file's \"injection\", else 1); "
                  "1 = the paper's model")
@@ -85,6 +91,7 @@ int main(int argc, char** argv) {
   const MpiSession mpi(&argc, &argv);  // only when launched by mpirun (distributed.hpp)
   CLI::App app{"tac3map: contention-aware task mapping for multi-dimensional mesh/torus networks"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", versionText(), "print the version and git revision, and exit");
 
   MapOptions map;
   CLI::App* mapCmd = app.add_subcommand(
@@ -158,9 +165,22 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   mapCmd
       ->add_option("--cores-per-node", map.coresPerNode,
-                   "cores per node: openmpi-rankfile binds slot s to cores s*C/K..(s+1)*C/K-1 "
-                   "(0: unknown, slot s to core s)")
-      ->check(CLI::NonNegativeNumber)
+                   "cores per node (C): openmpi-rankfile --bind core binds slot s to cores "
+                   "s*C/K..(s+1)*C/K-1 (0: the machine file's cores_per_node, else slot s to "
+                   "core s)")
+      ->check(CLI::Range(0, tac3map::limits::kMaxCoresPerNode))
+      ->capture_default_str();
+  mapCmd
+      ->add_option("--sockets-per-node", map.socketsPerNode,
+                   "sockets per node (S) for --bind socket (0: the machine file's "
+                   "sockets_per_node, else 1)")
+      ->check(CLI::Range(0, tac3map::limits::kMaxCoresPerNode))
+      ->capture_default_str();
+  mapCmd
+      ->add_option("--bind", map.bind,
+                   "what openmpi-rankfile binds each rank to: core (its slot's cores) | socket "
+                   "(its slot's sockets, slot=N:*) | none (the whole node: slot=0-(C-1))")
+      ->check(CLI::IsMember({"core", "socket", "none"}))
       ->capture_default_str();
   mapCmd->add_option("--report", map.report, "JSON report to write");
 
@@ -180,6 +200,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"table", "json", "csv"}))
       ->capture_default_str();
   scoreCmd->add_flag("--json", score.json, "the same as --format json");
+  scoreCmd->add_option("--baseline", score.baseline,
+                       "the mapping (as given) the ratio columns divide by; default: the first");
   scoreCmd->add_option("--profile", score.profile,
                        "add the predicted time of one iteration (see predict)");
   scoreCmd->add_option("--model", score.model, "with --profile: piecewise | linear")

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <optional>
 
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/number_text.hpp"
@@ -15,13 +16,13 @@ struct Column {
   const char* key;     // csv and json
   const char* format;  // printf, for the table
   double (*value)(const Scores&);
-  bool rank;  // lower is better, so the best is marked
+  bool rank;  // lower is better: the best is marked, and the ratio to the baseline shown
 };
 
 // The values of one column for every row.
 struct ColumnValues {
   const char* header;
-  const char* key;
+  std::string key;
   const char* format;
   bool rank;
   std::vector<double> values;
@@ -29,6 +30,7 @@ struct ColumnValues {
 
 const Column kColumns[] = {
     {"tac3[s]", "tac3", "%.6g", [](const Scores& s) { return s.tac3; }, true},
+    // The bound depends on the trace and box only: the same for every mapping, no ratio.
     {"bound[s]", "tac3_lower_bound", "%.6g", [](const Scores& s) { return s.tac3LowerBound; },
      false},
     {"tahb[byte-hops]", "tahb", "%.0f", [](const Scores& s) { return s.tahb; }, true},
@@ -37,6 +39,9 @@ const Column kColumns[] = {
      [](const Scores& s) { return static_cast<double>(s.maxLinkMessages); }, true},
     {"avg_hops", "avg_hops", "%.4f", [](const Scores& s) { return s.avgHops; }, true},
 };
+
+const char* const kRatioFormat = "%.3f";
+const char* const kRatioSuffix = "_ratio";
 
 std::string formatted(const char* pattern, double value) {
   char buffer[64];
@@ -64,21 +69,54 @@ std::vector<ColumnValues> columnsOf(const std::vector<Scores>& scores,
   return columns;
 }
 
+// A value over the baseline's; none when the baseline's is 0 (nothing to compare against).
+std::optional<double> ratio(const ColumnValues& column, std::size_t row, int baseline) {
+  const double base = column.values[baseline];
+  if (base == 0) return std::nullopt;
+  return column.values[row] / base;
+}
+
+// Whether each row carries the best mark: it prints the same text as the lowest value, and
+// not every row prints that text.
+std::vector<bool> bestMarks(const ColumnValues& column) {
+  std::vector<bool> marked(column.values.size(), false);
+  if (!column.rank || column.values.size() < 2) return marked;
+  const std::string best =
+      formatted(column.format, *std::min_element(column.values.begin(), column.values.end()));
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < column.values.size(); ++i)
+    count += marked[i] = formatted(column.format, column.values[i]) == best;
+  if (count == column.values.size()) std::fill(marked.begin(), marked.end(), false);
+  return marked;
+}
+
 void printTable(std::ostream& out, const std::string& labelHeader,
                 const std::vector<std::string>& labels, const std::vector<ColumnValues>& columns,
-                bool markBest) {
+                bool markBest, int baseline) {
   std::vector<std::vector<std::string>> cells(labels.size());
-  std::vector<std::size_t> widths;
+  std::vector<std::string> headers;
+  bool anyMark = false;
+  const auto addColumn = [&](const std::string& header, const auto& cell) {
+    headers.push_back(header);
+    for (std::size_t i = 0; i < labels.size(); ++i) cells[i].push_back(cell(i));
+  };
   for (const ColumnValues& column : columns) {
-    const double best = *std::min_element(column.values.begin(), column.values.end());
-    std::size_t width = std::string(column.header).size();
-    for (std::size_t i = 0; i < column.values.size(); ++i) {
-      std::string text = formatted(column.format, column.values[i]);
-      if (markBest && column.rank && column.values.size() > 1 && column.values[i] == best)
-        text += "*";
-      width = std::max(width, text.size());
-      cells[i].push_back(text);
-    }
+    const std::vector<bool> marked = markBest ? bestMarks(column) : std::vector<bool>();
+    addColumn(column.header, [&](std::size_t i) {
+      const bool mark = markBest && marked[i];
+      anyMark |= mark;
+      return formatted(column.format, column.values[i]) + (mark ? "*" : "");
+    });
+    if (baseline >= 0 && column.rank)
+      addColumn("ratio", [&](std::size_t i) {
+        const auto r = ratio(column, i, baseline);
+        return r ? formatted(kRatioFormat, *r) : std::string("-");
+      });
+  }
+  std::vector<std::size_t> widths;
+  for (std::size_t c = 0; c < headers.size(); ++c) {
+    std::size_t width = headers[c].size();
+    for (const auto& row : cells) width = std::max(width, row[c].size());
     widths.push_back(width);
   }
   std::size_t labelWidth = labelHeader.size();
@@ -87,16 +125,17 @@ void printTable(std::ostream& out, const std::string& labelHeader,
     text.resize(std::max(width, text.size()), ' ');
     return text;
   };
-  const auto printRow = [&](const std::string& label, const auto& cell) {
+  const auto printRow = [&](const std::string& label, const std::vector<std::string>& row) {
     std::string line = pad(label, labelWidth);
-    for (std::size_t c = 0; c < widths.size(); ++c) line += "  " + pad(cell(c), widths[c]);
+    for (std::size_t c = 0; c < widths.size(); ++c) line += "  " + pad(row[c], widths[c]);
     line.erase(line.find_last_not_of(' ') + 1);
     out << line << "\n";
   };
-  printRow(labelHeader, [&](std::size_t c) { return std::string(columns[c].header); });
-  for (std::size_t i = 0; i < labels.size(); ++i)
-    printRow(labels[i], [&](std::size_t c) { return cells[i][c]; });
-  if (markBest && labels.size() > 1) out << "* best in its column\n";
+  printRow(labelHeader, headers);
+  for (std::size_t i = 0; i < labels.size(); ++i) printRow(labels[i], cells[i]);
+  if (baseline >= 0)
+    out << "ratio: the value over " << labels[baseline] << "'s (the baseline, --baseline)\n";
+  if (anyMark) out << "* best in its column (every mapping that prints the best value)\n";
 }
 
 }  // namespace
@@ -115,19 +154,41 @@ nlohmann::json scoresJson(const Scores& s) {
   return j;
 }
 
+int baselineRow(const std::vector<std::string>& labels, const std::string& baseline) {
+  if (baseline.empty()) return 0;
+  const auto it = std::find(labels.begin(), labels.end(), baseline);
+  if (it != labels.end()) return static_cast<int>(it - labels.begin());
+  std::string scored;
+  for (const std::string& label : labels) scored += (scored.empty() ? "" : ", ") + label;
+  throw InputError("--baseline '" + baseline + "' is not one of the scored mappings (" + scored +
+                   "); give it exactly as on the command line");
+}
+
 void printScores(std::ostream& out, const std::string& labelHeader,
                  const std::vector<std::string>& labels, const std::vector<Scores>& scores,
-                 ScoreFormat format, bool markBest, const std::vector<double>& predicted) {
+                 ScoreFormat format, bool markBest, const std::vector<double>& predicted,
+                 int baseline) {
   const std::vector<ColumnValues> columns = columnsOf(scores, predicted);
+  std::vector<const ColumnValues*> ratioColumns;  // the columns that have a ratio
+  if (baseline >= 0)
+    for (const ColumnValues& column : columns)
+      if (column.rank) ratioColumns.push_back(&column);
   switch (format) {
     case ScoreFormat::Table:
-      printTable(out, labelHeader, labels, columns, markBest);
+      printTable(out, labelHeader, labels, columns, markBest, baseline);
       return;
     case ScoreFormat::Json: {
       nlohmann::json list = nlohmann::json::array();
       for (std::size_t i = 0; i < scores.size(); ++i) {
-        nlohmann::json row = {{"file", labels[i]}, {"scores", scoresJson(scores[i])}};
+        nlohmann::json row = {{"mapping", labels[i]}, {"scores", scoresJson(scores[i])}};
         if (!predicted.empty()) row["scores"]["predicted_seconds"] = predicted[i];
+        if (baseline >= 0) {
+          row["ratios"] = nlohmann::json::object();
+          for (const ColumnValues* column : ratioColumns) {
+            const auto r = ratio(*column, i, baseline);
+            row["ratios"][column->key + kRatioSuffix] = r ? nlohmann::json(*r) : nlohmann::json();
+          }
+        }
         list.push_back(row);
       }
       out << list.dump(2) << "\n";
@@ -136,10 +197,15 @@ void printScores(std::ostream& out, const std::string& labelHeader,
     case ScoreFormat::Csv:
       out << "mapping";
       for (const ColumnValues& column : columns) out << "," << column.key;
+      for (const ColumnValues* column : ratioColumns) out << "," << column->key << kRatioSuffix;
       out << "\n";
       for (std::size_t i = 0; i < scores.size(); ++i) {
         out << csvField(labels[i]);
         for (const ColumnValues& column : columns) out << "," << exactNumber(column.values[i]);
+        for (const ColumnValues* column : ratioColumns) {
+          const auto r = ratio(*column, i, baseline);
+          out << "," << (r ? exactNumber(*r) : "");
+        }
         out << "\n";
       }
       return;

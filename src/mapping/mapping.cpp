@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "tac3map/io/error.hpp"
+#include "tac3map/mapping/mapping_context.hpp"
 #include "tac3map/search/random.hpp"
 
 namespace tac3map {
@@ -226,11 +227,12 @@ int mappingFileRanks(const std::string& path) {
   return ranks;
 }
 
-std::string formatMapping(const Mapping& mapping, const Machine& machine, const Box& box) {
+std::string formatMapping(const Mapping& mapping, const Machine& machine, const Box& box,
+                          int slotsPerNode) {
   std::ostringstream out;
   out << "# tac3map mapping 1\n";
-  out << "# machine " << machine.name << " " << machine.shapeText() << "\n";
-  out << "# shape " << box.shapeText() << " offset " << box.offsetText() << "\n";
+  out << formatMappingContext(machine.name, machine.shapeText(), machine.source, box.shapeText(),
+                              box.offsetText(), slotsPerNode);
   out << "# rank";
   for (const Axis& axis : machine.axes) out << " " << axis.name;
   const bool slots = !mapping.slotOfTask.empty();

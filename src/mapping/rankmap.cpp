@@ -8,6 +8,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <unordered_map>
 
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/json_input.hpp"
@@ -156,68 +157,148 @@ int hostNode(const std::map<std::string, int>& byHost, const std::string& host,
 }
 
 // The comment tac3map writes first in a rank file and a Cray rank order, saying how the file
-// was written: '# tac3map <format> --ranks-per-node K [--cores-per-node C]'.
-std::string writtenWith(MapFormat format, const RankMapOptions& options, bool cores) {
+// was written: '# tac3map <format> --ranks-per-node K', and for a rank file '[--cores-per-node
+// C] [--sockets-per-node S] --bind B' (C when known, S with --bind socket), so that every
+// reader decodes the slot lists without being told again. `options` are complete
+// (withMachineDefaults).
+std::string writtenWith(MapFormat format, const RankMapOptions& options) {
   std::string text = std::string("# tac3map ") + mapFormatName(format) + " --ranks-per-node " +
                      std::to_string(options.slotsPerNode);
-  if (cores && options.coresPerNode > 0)
-    text += " --cores-per-node " + std::to_string(options.coresPerNode);
+  if (format == MapFormat::OpenmpiRankfile) {
+    if (options.coresPerNode > 0)
+      text += " --cores-per-node " + std::to_string(options.coresPerNode);
+    if (options.bind == RankfileBind::Socket)
+      text += " --sockets-per-node " + std::to_string(std::max(1, options.socketsPerNode));
+    text += std::string(" --bind ") + rankfileBindName(options.bind);
+  }
   return text + "\n";
 }
 
-// The K and C of that comment when the file's first line is one, else `fallback`.
+// The options of that comment when the file's first line is one, else `fallback`. A rank file
+// written before --bind existed has no --bind: it bound by core.
 RankMapOptions readWrittenWith(const std::string& text, MapFormat format,
                                const RankMapOptions& fallback, const std::string& source) {
   const std::string prefix = std::string("# tac3map ") + mapFormatName(format) + " ";
   if (text.rfind(prefix, 0) != 0) return fallback;
   std::string line = text.substr(0, text.find('\n'));
   line.erase(line.find_last_not_of(" \t\r") + 1);
-  const char* rest = line.c_str() + prefix.size();
-  int k = 0, c = 0, used = -1;
-  std::sscanf(rest, "--ranks-per-node %d --cores-per-node %d%n", &k, &c, &used);
-  if (used < 0 || rest[used] != '\0') {
-    c = 0, used = -1;
-    std::sscanf(rest, "--ranks-per-node %d%n", &k, &used);
-  }
-  if (used < 0 || rest[used] != '\0' || k < 1 || c < 0)
+  const bool rankfile = format == MapFormat::OpenmpiRankfile;
+  const auto bad = [&]() {
     failAt(source, 1,
-           "expected '" + prefix + "--ranks-per-node K [--cores-per-node C]', not '" + line + "'");
-  if (c > 0 && c < k)
+           "expected '" + prefix + "--ranks-per-node K" +
+               (rankfile ? " [--cores-per-node C] [--sockets-per-node S] [--bind "
+                           "core|socket|none]"
+                         : "") +
+               "', not '" + line + "'");
+  };
+  std::istringstream in(line.substr(prefix.size()));
+  std::vector<std::string> words;
+  for (std::string word; in >> word;) words.push_back(word);
+  if (words.size() % 2 != 0 || words.empty() || words[0] != "--ranks-per-node") bad();
+  RankMapOptions written;
+  written.slotsPerNode = 0;
+  std::vector<std::string> seen;
+  for (std::size_t i = 0; i < words.size(); i += 2) {
+    const std::string& name = words[i];
+    const std::string& value = words[i + 1];
+    if (std::find(seen.begin(), seen.end(), name) != seen.end()) bad();
+    seen.push_back(name);
+    long long number = 0;
+    const bool count = parseInt(value, number) && number >= 1 && number <= limits::kMaxCoresPerNode;
+    if (name == "--ranks-per-node" && count) {
+      written.slotsPerNode = static_cast<int>(number);
+    } else if (rankfile && name == "--cores-per-node" && count) {
+      written.coresPerNode = static_cast<int>(number);
+    } else if (rankfile && name == "--sockets-per-node" && count) {
+      written.socketsPerNode = static_cast<int>(number);
+    } else if (rankfile && name == "--bind" &&
+               (value == "core" || value == "socket" || value == "none")) {
+      written.bind = parseRankfileBind(value);
+    } else {
+      bad();
+    }
+  }
+  const int k = written.slotsPerNode, c = written.coresPerNode;
+  if (written.bind == RankfileBind::Core && c > 0 && c < k)
     failAt(source, 1,
            std::to_string(c) + " cores per node cannot hold " + std::to_string(k) +
                " ranks of a core each");
-  return {k, c};
+  if (written.bind == RankfileBind::None && c == 0)
+    failAt(source, 1, "--bind none needs --cores-per-node C (its slot lists are the whole node)");
+  return written;
 }
 
-// The slot of a rank file's 'slot=' field, for a file written with `written`: slot s of K is
-// bound to cores s*C/K .. (s+1)*C/K - 1, or to core s when C is unknown.
-long long rankfileSlot(const std::string& field, const RankMapOptions& written,
-                       const std::string& source, std::size_t line) {
-  const std::string spec = field.substr(5);  // after "slot="
-  const auto dash = spec.find('-');
-  long long first = 0, last = 0;
-  if (!parseInt(spec.substr(0, dash), first) ||
-      !parseInt(dash == std::string::npos ? spec : spec.substr(dash + 1), last) || first < 0 ||
-      last < first)
-    failAt(source, line,
-           "'" + field + "': expected slot=<core> or slot=<first>-<last> (a core range)");
-  if (written.coresPerNode == 0) {
+// The slot of a rank file's 'slot=' field, for a file written with `written` (K > 1). Bound
+// by core with C unknown, 'slot=s' is slot s; otherwise the field must be the slot list of a
+// slot, and when several slots share it (--bind none, or socket with more slots than
+// sockets) the rank takes the lowest of them still free on its node (`taken`).
+class RankfileSlots {
+ public:
+  explicit RankfileSlots(const RankMapOptions& written) : written_(written) {
+    if (!coreIsSlot())
+      for (int s = 0; s < written.slotsPerNode; ++s) lists_.push_back(rankfileSlotList(s, written));
+  }
+
+  long long slotOf(const std::string& field, int node, const std::string& source,
+                   std::size_t line) {
+    const std::string spec = field.substr(5);  // after "slot="
+    if (coreIsSlot()) return coreSlot(field, spec, source, line);
+    std::vector<char>& taken = taken_[node];
+    taken.resize(written_.slotsPerNode, 0);
+    int chosen = -1;
+    for (int s = 0; s < written_.slotsPerNode; ++s) {
+      if (lists_[s] != spec) continue;
+      if (chosen < 0 || (taken[chosen] && !taken[s])) chosen = s;
+      if (!taken[chosen]) break;
+    }
+    if (chosen < 0) failAt(source, line, "'" + field + "' " + notASlot());
+    taken[chosen] = 1;
+    return chosen;
+  }
+
+ private:
+  bool coreIsSlot() const {
+    return written_.bind == RankfileBind::Core && written_.coresPerNode == 0;
+  }
+
+  static long long coreSlot(const std::string& field, const std::string& spec,
+                            const std::string& source, std::size_t line) {
+    const auto dash = spec.find('-');
+    long long first = 0, last = 0;
+    if (!parseInt(spec.substr(0, dash), first) ||
+        !parseInt(dash == std::string::npos ? spec : spec.substr(dash + 1), last) || first < 0 ||
+        last < first)
+      failAt(source, line,
+             "'" + field + "': expected slot=<core> or slot=<first>-<last> (a core range)");
     if (first != last)
       failAt(source, line,
              "'" + field +
-                 "' is a core range: give --cores-per-node to tell which slot it is (slot s of K "
-                 "has cores s*C/K..(s+1)*C/K-1)");
+                 "' is a core range: give --cores-per-node to tell which slot it is (slot s of "
+                 "K has cores s*C/K..(s+1)*C/K-1)");
     return first;
   }
-  for (int s = 0; s < written.slotsPerNode; ++s) {
-    const auto [a, b] = slotCores(s, written);
-    if (a == first && b == last) return s;
+
+  std::string notASlot() const {
+    const std::string k = std::to_string(written_.slotsPerNode);
+    const std::string c = std::to_string(written_.coresPerNode);
+    switch (written_.bind) {
+      case RankfileBind::Core:
+        return "is not the cores of a slot (" + k + " ranks on " + c +
+               " cores: slot s has cores s*C/K..(s+1)*C/K-1)";
+      case RankfileBind::Socket:
+        return "is not the sockets of a slot (--bind socket, " + k + " ranks on " +
+               std::to_string(std::max(1, written_.socketsPerNode)) +
+               " sockets: slot s has sockets s*S/K..(s+1)*S/K-1, each written 'N:*')";
+      case RankfileBind::None:
+        break;
+    }
+    return "is not the whole node (--bind none on " + c + " cores: slot=" + lists_.front() + ")";
   }
-  failAt(source, line,
-         "'" + field + "' is not the cores of a slot (" + std::to_string(written.slotsPerNode) +
-             " ranks on " + std::to_string(written.coresPerNode) +
-             " cores: slot s has cores s*C/K..(s+1)*C/K-1)");
-}
+
+  RankMapOptions written_;
+  std::vector<std::string> lists_;  // per slot
+  std::unordered_map<int, std::vector<char>> taken_;
+};
 
 Mapping readJson(const std::string& text, const std::string& source, const Box& box, int tasks,
                  int slotsPerNode) {
@@ -348,22 +429,86 @@ NodeTable readNodeTable(const std::string& path, const Machine& machine, const B
   return table;
 }
 
+RankfileBind parseRankfileBind(const std::string& name) {
+  if (name == "core") return RankfileBind::Core;
+  if (name == "socket") return RankfileBind::Socket;
+  if (name == "none") return RankfileBind::None;
+  throw InputError("--bind must be core, socket or none, not '" + name + "'");
+}
+
+const char* rankfileBindName(RankfileBind bind) {
+  switch (bind) {
+    case RankfileBind::Core:
+      return "core";
+    case RankfileBind::Socket:
+      return "socket";
+    case RankfileBind::None:
+      break;
+  }
+  return "none";
+}
+
+RankMapOptions withMachineDefaults(RankMapOptions options, const Machine& machine) {
+  if (options.coresPerNode == 0) options.coresPerNode = machine.coresPerNode;
+  if (options.socketsPerNode == 0) options.socketsPerNode = machine.socketsPerNode;
+  return options;
+}
+
 std::pair<int, int> slotCores(int slot, const RankMapOptions& options) {
   if (options.coresPerNode <= 0) return {slot, slot};
   const long long k = options.slotsPerNode, c = options.coresPerNode;
   return {static_cast<int>(slot * c / k), static_cast<int>((slot + 1) * c / k - 1)};
 }
 
+namespace {
+
+// Open MPI's core list "a" or "a-b" (appended piece by piece: GCC 12 warns wrongly about
+// `"-" + std::to_string(...)`, -Wrestrict).
+std::string coreList(int first, int last) {
+  std::string list = std::to_string(first);
+  if (last != first) list.append("-").append(std::to_string(last));
+  return list;
+}
+
+}  // namespace
+
+std::string rankfileSlotList(int slot, const RankMapOptions& options) {
+  const long long k = options.slotsPerNode;
+  switch (options.bind) {
+    case RankfileBind::Core: {
+      const auto [first, last] = slotCores(slot, options);
+      return coreList(first, last);
+    }
+    case RankfileBind::Socket: {  // Open MPI's '<socket>:*', all cores of that socket
+      const long long sockets = std::max(1, options.socketsPerNode);
+      const long long first = slot * sockets / k;
+      const long long last = std::max(first, (slot + 1) * sockets / k - 1);
+      std::string list;
+      for (long long socket = first; socket <= last; ++socket)
+        list.append(list.empty() ? "" : ",").append(std::to_string(socket)).append(":*");
+      return list;
+    }
+    case RankfileBind::None:
+      break;
+  }
+  if (options.coresPerNode <= 0)
+    throw InputError(
+        "openmpi-rankfile --bind none needs the node's cores (--cores-per-node C, or "
+        "\"cores_per_node\" in the machine file): Open MPI binds every rank of a rank file, so "
+        "none binds each to all of its node's cores");
+  return coreList(0, options.coresPerNode - 1);
+}
+
 std::string writeRankMap(MapFormat format, const Mapping& mapping, const Machine& machine,
                          const Box& box, const NodeTable* table, const RankMapOptions& options) {
   const int k = options.slotsPerNode;
   checkMapping(mapping, box, mapFormatName(format), k);
-  if (options.coresPerNode < 0)
-    throw InputError("--cores-per-node must be at least 1 (or 0: unknown)");
+  if (options.coresPerNode < 0 || options.socketsPerNode < 0)
+    throw InputError("--cores-per-node and --sockets-per-node must be at least 1 (or 0: unknown)");
   std::ostringstream out;
   switch (format) {
     case MapFormat::Coords:
-      return formatMapping(mapping, machine, box);
+      return formatMapping(mapping, machine, box, k);
     case MapFormat::Json: {
       json ranks = json::array();
       for (int task = 0; task < mapping.tasks(); ++task) {
@@ -377,7 +522,8 @@ std::string writeRankMap(MapFormat format, const Mapping& mapping, const Machine
                   {"machine", machine.name},
                   {"shape", box.shapeText()},
                   {"offset", box.offsetText()}};
-      if (k > 1) doc["ranks_per_node"] = k;
+      if (!machine.source.empty()) doc["machine_file"] = machine.source;
+      doc["ranks_per_node"] = k;
       doc["ranks"] = ranks;
       return doc.dump(1) + "\n";
     }
@@ -391,21 +537,25 @@ std::string writeRankMap(MapFormat format, const Mapping& mapping, const Machine
       }
       return out.str();
     }
-    case MapFormat::OpenmpiRankfile:
-      if (options.coresPerNode > 0 && options.coresPerNode < k)
-        throw InputError("openmpi-rankfile: --cores-per-node " +
-                         std::to_string(options.coresPerNode) + " is less than --ranks-per-node " +
-                         std::to_string(k) + " (every rank needs a core of its own)");
-      out << writtenWith(format, options, true);
-      for (int task = 0; task < mapping.tasks(); ++task) {
-        const auto [first, last] = slotCores(mapping.slotOf(task), options);
+    case MapFormat::OpenmpiRankfile: {
+      const RankMapOptions bound = withMachineDefaults(options, machine);
+      if (bound.bind == RankfileBind::Core && bound.coresPerNode > 0 && bound.coresPerNode < k)
+        throw InputError("openmpi-rankfile: " +
+                         (options.coresPerNode > 0
+                              ? "--cores-per-node " + std::to_string(bound.coresPerNode)
+                              : "cores_per_node " + std::to_string(bound.coresPerNode) + " (" +
+                                    machine.source + ")") +
+                         " is less than --ranks-per-node " + std::to_string(k) +
+                         " (every rank needs a core of its own; or --bind socket|none)");
+      std::vector<std::string> lists;  // per slot
+      for (int s = 0; s < k; ++s) lists.push_back(rankfileSlotList(s, bound));
+      out << writtenWith(format, bound);
+      for (int task = 0; task < mapping.tasks(); ++task)
         out << "rank " << task << "="
             << hostOf(machine, table, mapping.nodeOfTask[task], "openmpi-rankfile")
-            << " slot=" << first;
-        if (last != first) out << "-" << last;
-        out << "\n";
-      }
+            << " slot=" << lists[mapping.slotOf(task)] << "\n";
       return out.str();
+    }
     case MapFormat::SlurmHostfile:  // a node's host once per rank on it
       for (int task = 0; task < mapping.tasks(); ++task)
         out << hostOf(machine, table, mapping.nodeOfTask[task], "slurm-hostfile") << "\n";
@@ -419,7 +569,7 @@ std::string writeRankMap(MapFormat format, const Mapping& mapping, const Machine
       std::stable_sort(bySlot.begin(), bySlot.end(),
                        [&](int a, int b) { return mapping.slotOf(a) < mapping.slotOf(b); });
       for (int task : bySlot) ranksOn[mapping.nodeOfTask[task]].push_back(task);
-      out << writtenWith(format, options, false);
+      out << writtenWith(format, options);
       int short_ = -1;  // a node with fewer than K ranks, so far
       bool first = true;
       for (int node : nodeOrder(box, table)) {
@@ -508,23 +658,27 @@ Mapping readRankMap(const std::string& path, const Machine& machine, const Box& 
   }
   if (head.rfind("rank ", 0) == 0) {  // openmpi-rankfile
     const auto byHost = nodesByHost(machine, table, "openmpi-rankfile", path);
-    // Core ranges decode with the K and C the file was written with (its first comment),
-    // else with the options; with one rank per node the slot field is not read.
-    const RankMapOptions written = readWrittenWith(text, MapFormat::OpenmpiRankfile, options, path);
+    // Slot lists decode with the K, C, S and binding the file was written with (its first
+    // comment), else with the options and the machine file; with one rank per node the slot
+    // field is not read.
+    const RankMapOptions written = readWrittenWith(text, MapFormat::OpenmpiRankfile,
+                                                   withMachineDefaults(options, machine), path);
+    std::optional<RankfileSlots> slots;
+    if (k > 1) slots.emplace(written);
     for (const Line& line : lines) {
       std::istringstream words(line.text);
       std::string rankWord, slotWord, extra;
-      words >> rankWord >> rankWord >> slotWord >> extra;  // "rank" "<i>=<host>" "slot=<cores>"
+      words >> rankWord >> rankWord >> slotWord >> extra;  // "rank" "<i>=<host>" "slot=<list>"
       const auto equals = rankWord.find('=');
       long long rank = 0;
       if (line.text.rfind("rank ", 0) != 0 || equals == std::string::npos ||
           !parseInt(rankWord.substr(0, equals), rank) ||
           (!slotWord.empty() && slotWord.rfind("slot=", 0) != 0) || !extra.empty())
-        failAt(path, line.number, "expected 'rank <i>=<host> slot=<cores>'");
+        failAt(path, line.number, "expected 'rank <i>=<host> slot=<list>'");
+      const int node = hostNode(byHost, rankWord.substr(equals + 1), path, line.number);
       const long long slot =
-          k > 1 && !slotWord.empty() ? rankfileSlot(slotWord, written, path, line.number) : -1;
-      builder.place(rank, hostNode(byHost, rankWord.substr(equals + 1), path, line.number),
-                    line.number, slot);
+          slots && !slotWord.empty() ? slots->slotOf(slotWord, node, path, line.number) : -1;
+      builder.place(rank, node, line.number, slot);
     }
     return builder.finish();
   }

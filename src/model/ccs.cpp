@@ -123,7 +123,7 @@ std::vector<Communication> matchSides(const Trace& trace,
                    std::to_string(se.line) + " sends " + std::to_string(se.bytes) +
                    " (message truncated)");
       const int id = static_cast<int>(comms.size());
-      comms.push_back({src, dst, se.bytes, tag, se.line, re.line, 0});
+      comms.push_back({src, dst, se.bytes, tag, se.line, re.line, 0, se.file});
       posted[s.rank][s.event].send = id;
       posted[r.rank][r.event].recv = id;
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "tac3map/model/ccs.hpp"
 #include "tac3map/model/link_loads.hpp"
@@ -95,6 +96,28 @@ std::vector<BarrierAdvice> barrierAdvice(const Problem& problem, const Network& 
     advice.push_back(a);
   }
   return advice;
+}
+
+void placeBarriers(std::vector<BarrierAdvice>& advice, const CcsSet& sets, const Trace& trace,
+                   double iterationSeconds) {
+  for (BarrierAdvice& a : advice) {
+    const std::size_t next = static_cast<std::size_t>(a.after) + 1;
+    if (next >= sets.sets.size() || sets.sets[next].empty()) continue;
+    const std::vector<Communication>& set = sets.sets[next];
+    const Communication* first = &set.front();
+    for (const Communication& c : set)
+      if (std::tie(c.sendFile, c.sendLine) < std::tie(first->sendFile, first->sendLine)) first = &c;
+    a.file = trace.fileAt(first->sendFile);
+    a.line = first->sendLine;
+    a.src = first->src;
+    a.dst = first->dst;
+    const std::vector<Communication>& before = sets.sets[next - 1];
+    a.sameLevel = !before.empty() && before.front().level == set.front().level;
+    if (a.sameLevel) a.pays = false;
+    a.gain = a.penalty - a.barrier;
+    const double without = iterationSeconds + a.penalty;
+    a.gainPercent = without > 0 ? 100.0 * a.gain / without : 0.0;
+  }
 }
 
 std::vector<CollectiveCall> collectiveCalls(const Trace& trace) {

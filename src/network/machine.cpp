@@ -118,6 +118,12 @@ void readNodeOptions(const json& doc, Machine& machine) {
   if (doc.contains("intra_node_bandwidth"))
     machine.intraNodeBandwidth =
         positiveNumber(doc["intra_node_bandwidth"], "intra_node_bandwidth", source);
+  if (doc.contains("cores_per_node"))
+    machine.coresPerNode = static_cast<int>(
+        jsonInteger(doc["cores_per_node"], 1, limits::kMaxCoresPerNode, "cores_per_node", source));
+  if (doc.contains("sockets_per_node"))
+    machine.socketsPerNode = static_cast<int>(jsonInteger(
+        doc["sockets_per_node"], 1, limits::kMaxCoresPerNode, "sockets_per_node", source));
 }
 
 // A graph machine: one axis of compute nodes; bandwidth and latency the route links' worst.

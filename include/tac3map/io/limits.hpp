@@ -43,6 +43,10 @@ constexpr int kMaxChains = 1024;
 constexpr int kMaxThreads = 1024;
 constexpr std::uint64_t kMaxTrials = std::uint64_t{1} << 40;
 
+// Cores and sockets of one node (machine file, map --cores-per-node / --sockets-per-node), as
+// written into rank files: far above any node built, small enough that core ids fit an int.
+constexpr int kMaxCoresPerNode = 1 << 16;
+
 static_assert(kMaxMachineNodes <= std::numeric_limits<int>::max() / 64,
               "node ids, link ids (nodes x 2 x axes) and slot ids stay within int");
 static_assert(kMaxJobRanks <= std::numeric_limits<int>::max() / 2, "rank ids are int");

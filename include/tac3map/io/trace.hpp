@@ -83,10 +83,12 @@ struct Trace {
   // Per-peer byte counts of alltoallv calls (Event::blocks).
   std::vector<std::vector<std::uint64_t>> blocks;
 
-  // The file an event was read from, for messages.
-  const std::string& fileOf(const Event& e) const {
-    return e.file > 0 && static_cast<std::size_t>(e.file) < files.size() ? files[e.file] : source;
+  // The file of index `file` (Event::file), for messages.
+  const std::string& fileAt(int file) const {
+    return file > 0 && static_cast<std::size_t>(file) < files.size() ? files[file] : source;
   }
+  // The file an event was read from, for messages.
+  const std::string& fileOf(const Event& e) const { return fileAt(e.file); }
 };
 
 // The most ranks a trace may have. Readers check every rank count or rank id as they read it,

@@ -64,7 +64,10 @@ class MappingBuilder {
   std::vector<std::size_t> lineOf_;
   std::vector<int> rankIn_;  // node * K + slot -> rank, -1 free
 };
-std::string formatMapping(const Mapping& mapping, const Machine& machine, const Box& box);
+// The coordinates file of a mapping with K = `slotsPerNode` slots per node; its header records
+// the job (mapping_context.hpp: the machine, its file `machine.source`, the box and K).
+std::string formatMapping(const Mapping& mapping, const Machine& machine, const Box& box,
+                          int slotsPerNode = 1);
 // The number of rank lines of a tac3map mapping file (readMapping's format), or -1 when
 // `path` is not one (another rank map format, or not a file): what a command that has no
 // trace sizes the mapping by.

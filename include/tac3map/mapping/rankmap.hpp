@@ -40,18 +40,37 @@ struct NodeTable {
 
 NodeTable readNodeTable(const std::string& path, const Machine& machine, const Box& box);
 
-// Several ranks per node (--ranks-per-node K): every node has K slots, and the Open MPI rank
-// file binds slot s to its share of the node's C cores, s*C/K .. (s+1)*C/K - 1 (C unknown:
-// core s). What each format writes for K > 1: docs/rankmap-formats.md.
+// What an Open MPI rank file binds each rank to (--bind): `core` (its slot's share of the
+// node's cores), `socket` (its slot's share of the node's sockets) or `none` (the whole node:
+// Open MPI 4.1 refuses a rank line without slot=, so "not bound" is "bound to every core").
+enum class RankfileBind { Core, Socket, None };
+RankfileBind parseRankfileBind(const std::string& name);  // core | socket | none
+const char* rankfileBindName(RankfileBind bind);
+
+// Several ranks per node (--ranks-per-node K): every node has K slots. The Open MPI rank file
+// binds slot s by `bind`: to cores s*C/K .. (s+1)*C/K - 1 of the node's C cores (C unknown:
+// core s), or to sockets s*S/K .. max(s*S/K, (s+1)*S/K - 1) of its S sockets (unknown: one).
+// C and S come from the command line, else the machine file (Machine::coresPerNode,
+// socketsPerNode). What each format writes for K > 1: docs/rankmap-formats.md.
 struct RankMapOptions {
-  int slotsPerNode = 1;  // K
-  int coresPerNode = 0;  // C, 0 = unknown
+  int slotsPerNode = 1;    // K
+  int coresPerNode = 0;    // C, 0 = the machine file's, else unknown
+  int socketsPerNode = 0;  // S, 0 = the machine file's, else one
+  RankfileBind bind = RankfileBind::Core;
 };
 
-// The cores slot `slot` is bound to: {first, last}.
+// The options with C and S the command line left open taken from the machine file.
+RankMapOptions withMachineDefaults(RankMapOptions options, const Machine& machine);
+
+// The cores slot `slot` is bound to under --bind core: {first, last}.
 std::pair<int, int> slotCores(int slot, const RankMapOptions& options);
 
-// Throws when the mapping is not one of K slots per node, or (rank file) C < K.
+// The slot list a rank file gives slot `slot` (after "slot="), for options already completed
+// by withMachineDefaults: "5", "0-11", "1:*", "0:*,1:*". Throws for --bind none without C.
+std::string rankfileSlotList(int slot, const RankMapOptions& options);
+
+// Throws when the mapping is not one of K slots per node, or (rank file) C < K, or
+// --bind none with the node's cores unknown.
 std::string writeRankMap(MapFormat format, const Mapping& mapping, const Machine& machine,
                          const Box& box, const NodeTable* table,
                          const RankMapOptions& options = {});
@@ -63,7 +82,8 @@ int rankMapRanks(const std::string& path);
 
 // Reads any of the formats (recognised from the content), at most K ranks per node in
 // distinct slots; formats without slots give each rank its node's lowest free slot in file
-// order. file:line errors.
+// order (a rank file whose slot list several slots share, --bind none or socket with more
+// slots than sockets: the lowest free of those slots). file:line errors.
 Mapping readRankMap(const std::string& path, const Machine& machine, const Box& box, int tasks,
                     const NodeTable* table, const RankMapOptions& options = {});
 

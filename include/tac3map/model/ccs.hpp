@@ -20,6 +20,7 @@ struct Communication {
   std::size_t sendLine = 0;  // trace line of the send side
   std::size_t recvLine = 0;  // trace line of the receive side
   int level = 0;             // longest precedence chain ending here
+  int sendFile = 0;          // Trace::files index of the send side's file (Event::file)
 };
 
 struct CcsOptions {

@@ -6,10 +6,12 @@
 // CCSs. Local work (compute and copy events of the trace) adds the largest per-rank total.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "tac3map/io/trace.hpp"
 #include "tac3map/mapping/mapping.hpp"
+#include "tac3map/model/ccs.hpp"
 #include "tac3map/model/collectives.hpp"
 #include "tac3map/model/objective.hpp"
 #include "tac3map/model/profile.hpp"
@@ -54,10 +56,27 @@ struct BarrierAdvice {
   int contentionAlone = 0, contentionOverlapped = 0;
   double penalty = 0, barrier = 0;
   bool pays = false;
+  // Filled by placeBarriers: where the barrier goes in the trace and what it gains.
+  std::string file;        // the trace file of the next CCS's first send
+  std::size_t line = 0;    // its line; 0: the next CCS has no message
+  int src = -1, dst = -1;  // that message
+  bool sameLevel = false;  // CCS after and after+1 are one program step, split for the engines
+  double gain = 0;         // seconds an iteration saves with the barrier: penalty - barrier
+  double gainPercent = 0;  // gain in percent of the iteration's time without the barrier
 };
 std::vector<BarrierAdvice> barrierAdvice(const Problem& problem, const Network& router,
                                          const Mapping& mapping, const PredictModel& model,
                                          double barrierSeconds);
+
+// Makes the advice actionable. A barrier before CCS t+1 goes before the send that starts its
+// first message: of t+1's communications, the one whose send event comes first in the trace
+// (file index, then line; a collective's steps carry the collective's line). The iteration
+// takes `iterationSeconds` (predict's total) + penalty without the barrier and
+// `iterationSeconds` + barrier with it: gain = penalty - barrier, gainPercent = 100 x gain /
+// (iterationSeconds + penalty). Two CCSs of one level (one engine splits a level's messages
+// into several sets) are one program step: no barrier can go between them, so it never pays.
+void placeBarriers(std::vector<BarrierAdvice>& advice, const CcsSet& sets, const Trace& trace,
+                   double iterationSeconds);
 
 // One collective call of the trace (as its communicator's first member makes it) and the
 // predicted time of each algorithm that can run it, alone, under the mapping.

@@ -34,6 +34,10 @@ struct Machine {
   // Bytes/s of a message between two ranks of one node ("intra_node_bandwidth"; absent: 0,
   // which predict reads as "free").
   double intraNodeBandwidth = 0;
+  // A node's cores and sockets ("cores_per_node", "sockets_per_node"; absent: 0, unknown):
+  // what an Open MPI rank file binds ranks to (rankmap.hpp) when the command line does not say.
+  int coresPerNode = 0;
+  int socketsPerNode = 0;
   // Set for a machine file of kind "graph". Its linkBandwidth is the slowest bandwidth on any
   // route between compute nodes and its hopLatency the largest latency on one (scores in
   // seconds are then upper bounds where links differ; docs/graph-networks.md).

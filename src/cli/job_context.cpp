@@ -1,0 +1,155 @@
+#include "job_context.hpp"
+
+#include <fstream>
+#include <optional>
+
+#include "tac3map/initial/initial_mapper.hpp"
+#include "tac3map/io/error.hpp"
+#include "tac3map/mapping/mapping_context.hpp"
+#include "tac3map/mapping/mapping_names.hpp"
+
+namespace tac3map::cli {
+namespace {
+
+// A value of the job and where it came from, for messages: "--shape 4x2x2x2x3x2" or
+// "a.map's 4x2x2x2x3x2".
+struct Chosen {
+  std::string value;
+  std::string from;  // the option, or the file that recorded it first
+  bool fromOption = false;
+  bool known() const { return !value.empty(); }
+  std::string describe() const { return fromOption ? from + " " + value : from + "'s " + value; }
+};
+
+// Every file recording `field` (via `recorded`) must agree with the chosen value; the first
+// recording file gives the value when no option did. `same` compares two texts of the field.
+template <typename Recorded, typename Same>
+void agree(Chosen& chosen, const std::vector<MappingContext>& files, const char* field,
+           Recorded recorded, Same same) {
+  for (const MappingContext& file : files) {
+    const std::string value = recorded(file);
+    if (value.empty()) continue;
+    if (!chosen.known()) {
+      chosen = {value, file.source, false};
+      continue;
+    }
+    if (!same(value, chosen.value, file))
+      failIn(file.source,
+             std::string("recorded ") + field + " " + value + " differs from " + chosen.describe());
+  }
+}
+
+// Shapes and offsets compare as numbers ("0,0" and "0, 0" are one offset).
+auto sameList(char separator, const char* field) {
+  return [separator, field](const std::string& a, const std::string& b, const MappingContext& f) {
+    const std::string what = f.source + ": recorded " + field;
+    return parseIntegerList(a, separator, what) == parseIntegerList(b, separator, what);
+  };
+}
+
+bool exact(const std::string& a, const std::string& b, const MappingContext&) {
+  return a == b;
+}
+
+// "fx10 4x2x8x2x3x2": a machine as a mapping records it (JSON mappings: the name alone).
+std::string machineText(const std::string& name, const std::string& shape) {
+  return shape.empty() ? name : name + " " + shape;
+}
+
+// The recorded machine against the machine read: the same name, and the same sizes when
+// recorded. `read` describes the machine file read ("--machine PATH" or "its machine file
+// PATH").
+void checkMachine(const MappingContext& file, const Machine& machine, const std::string& read) {
+  if (file.machineName.empty()) return;
+  const bool same = file.machineName == machine.name &&
+                    (file.machineShape.empty() || file.machineShape == machine.shapeText());
+  if (!same)
+    failIn(file.source,
+           "recorded machine " + machineText(file.machineName, file.machineShape) +
+               " differs from " + read + " (" +
+               machineText(machine.name,
+                           file.machineShape.empty() ? std::string() : machine.shapeText()) +
+               ")");
+}
+
+// The machine: --machine, else the first recorded machine file found. `arguments`: the
+// mapping arguments, for the message when none gives the machine.
+Machine chooseMachine(BoxInput& box, const std::vector<MappingContext>& files,
+                      const std::vector<std::string>& arguments) {
+  if (!box.machine.empty()) {
+    Machine machine = loadMachine(box.machine);
+    for (const MappingContext& file : files)
+      checkMachine(file, machine, "--machine " + box.machine);
+    return machine;
+  }
+  for (const MappingContext& file : files) {
+    if (file.machineFile.empty()) continue;
+    const std::string path = locateMachineFile(file);
+    if (path.empty())
+      failIn(file.source, "recorded machine file " + file.machineFile +
+                              " not found (neither from the current folder nor beside the "
+                              "mapping): give --machine");
+    Machine machine = loadMachine(path);
+    for (const MappingContext& other : files)
+      checkMachine(
+          other, machine,
+          (&other == &file ? "its machine file " : file.source + "'s machine file ") + path);
+    box.machine = path;
+    return machine;
+  }
+  // A mapping file that is not there says more than a missing --machine.
+  for (const std::string& argument : arguments)
+    if (mayBeMappingFile(argument) && !std::ifstream(argument))
+      failIn(argument, "cannot open mapping file");
+  for (const MappingContext& file : files)
+    if (!file.machineName.empty())
+      throw InputError("--machine is required: " + file.source + " records machine " +
+                       file.machineName + " but not its machine file (an older tac3map wrote it)");
+  throw InputError(
+      "--machine is required (or a mapping file written by tac3map 0.2.0 or later, which "
+      "records it)");
+}
+
+}  // namespace
+
+bool mayBeMappingFile(const std::string& argument) {
+  return !argument.empty() && !isMappingName(argument) && argument != "auto" &&
+         argument != "random" && findInitialMapper(argument) == nullptr;
+}
+
+JobContext jobContext(const BoxInput& given, const std::vector<std::string>& mappings) {
+  std::vector<MappingContext> files;
+  for (const std::string& argument : mappings)
+    if (mayBeMappingFile(argument))
+      if (std::optional<MappingContext> context = readMappingContext(argument))
+        files.push_back(std::move(*context));
+  JobContext job{given, {}};
+  BoxInput& box = job.box;
+  job.machine = chooseMachine(box, files, mappings);
+  // A graph machine has no box: the job is its compute nodes (or --nodes), whatever a mapping
+  // records as its "shape" (all of them).
+  if (!job.machine.isGraph()) {
+    Chosen shape{box.shape, "--shape", !box.shape.empty()};
+    agree(
+        shape, files, "shape", [](const MappingContext& f) { return f.shape; },
+        sameList('x', "shape"));
+    box.shape = shape.value;
+    Chosen offset{box.offset, "--offset", !box.offset.empty()};
+    agree(
+        offset, files, "offset", [](const MappingContext& f) { return f.offset; },
+        sameList(',', "offset"));
+    box.offset = offset.value;
+  }
+  Chosen k{box.ranksPerNode > 0 ? std::to_string(box.ranksPerNode) : "", "--ranks-per-node",
+           box.ranksPerNode > 0};
+  agree(
+      k, files, "ranks-per-node",
+      [](const MappingContext& f) {
+        return f.ranksPerNode > 0 ? std::to_string(f.ranksPerNode) : std::string();
+      },
+      exact);
+  box.ranksPerNode = k.known() ? std::stoi(k.value) : 1;
+  return job;
+}
+
+}  // namespace tac3map::cli
