@@ -166,6 +166,8 @@ TEST_F(MappingContextTest, ScoreTakesTheJobFromTheMappingFile) {
                   "topologies/k-computer.json (k-computer 24x18x17x2x3x2)");
   expectError("score --ranks-per-node 2 " + kCg64 + " " + a,
               a + ": recorded ranks-per-node 1 differs from --ranks-per-node 2");
+  // A malformed option is named as the option, not as the file's record.
+  expectError("score --shape 2xa " + kCg64 + " " + a, "--shape '2xa': 'a' is not an integer");
   // The same values written otherwise agree.
   EXPECT_EQ(run("score --offset 2,0,0,0,0,0 --machine " +
                 testing::sourcePath("topologies/fx10.json") + " " + kCg64 + " " + a)

@@ -22,7 +22,8 @@ struct Chosen {
 };
 
 // Every file recording `field` (via `recorded`) must agree with the chosen value; the first
-// recording file gives the value when no option did. `same` compares two texts of the field.
+// recording file gives the value when no option did. `same` compares a file's text of the
+// field with the chosen one.
 template <typename Recorded, typename Same>
 void agree(Chosen& chosen, const std::vector<MappingContext>& files, const char* field,
            Recorded recorded, Same same) {
@@ -33,22 +34,26 @@ void agree(Chosen& chosen, const std::vector<MappingContext>& files, const char*
       chosen = {value, file.source, false};
       continue;
     }
-    if (!same(value, chosen.value, file))
+    if (!same(value, file, chosen))
       failIn(file.source,
              std::string("recorded ") + field + " " + value + " differs from " + chosen.describe());
   }
 }
 
-// Shapes and offsets compare as numbers ("0,0" and "0, 0" are one offset).
+// Shapes and offsets compare as numbers ("0,0" and "00,0" are one offset); a text that is
+// not a list is reported as its source's: "--shape" or "a.map: recorded shape".
 auto sameList(char separator, const char* field) {
-  return [separator, field](const std::string& a, const std::string& b, const MappingContext& f) {
-    const std::string what = f.source + ": recorded " + field;
-    return parseIntegerList(a, separator, what) == parseIntegerList(b, separator, what);
+  return [separator, field](const std::string& value, const MappingContext& file,
+                            const Chosen& chosen) {
+    const std::string recorded = std::string(": recorded ") + field;
+    return parseIntegerList(value, separator, file.source + recorded) ==
+           parseIntegerList(chosen.value, separator,
+                            chosen.fromOption ? chosen.from : chosen.from + recorded);
   };
 }
 
-bool exact(const std::string& a, const std::string& b, const MappingContext&) {
-  return a == b;
+bool exact(const std::string& value, const MappingContext&, const Chosen& chosen) {
+  return value == chosen.value;
 }
 
 // "fx10 4x2x8x2x3x2": a machine as a mapping records it (JSON mappings: the name alone).
