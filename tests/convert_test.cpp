@@ -79,7 +79,8 @@ TEST_F(Convert, UsageErrorsExitWithTheUsageCode) {
           "is for converting a mapping");
   refused("--mapping m.map --machine topologies/fx10.json --to native" + o, kExitUsage,
           "native is a trace format; a mapping converts to coords | json | fujitsu-vcoord");
-  refused("--mapping m.map --to json" + o, kExitUsage, "is required to convert a mapping");
+  refused("--mapping " + file("h.txt", "n0\nn1\n") + " --to json" + o, kExitInput,
+          "--machine is required");
   refused("--mapping m.map --machine topologies/fx10.json --to json --iteration 2" + o, kExitUsage,
           "is for converting a trace");
 }
@@ -91,15 +92,17 @@ class MappingFormats : public Convert {
  protected:
   void SetUp() override {
     Convert::SetUp();
-    machine_ = testing::simpleMachine({2, 3, 2, 2, 2}, {true, true, true, true, true});
+    const int sizes[] = {2, 3, 2, 2, 2};
     std::string axes;
     for (int a = 0; a < 5; ++a)
       axes += std::string(a ? "," : "") + "{\"name\":\"A" + std::to_string(a) +
-              "\",\"size\":" + std::to_string(machine_.axes[a].size) + ",\"wrap\":true}";
+              "\",\"size\":" + std::to_string(sizes[a]) + ",\"wrap\":true}";
     const std::string machine =
         file("m5.json", "{\"name\":\"m5\",\"axes\":[" + axes +
                             "],\"routing_order\":[\"A0\",\"A1\",\"A2\",\"A3\",\"A4\"],"
                             "\"link_bandwidth\":1e9,\"hop_latency\":0}");
+    // Loaded from its file, so that the coordinates files written from it record that file.
+    machine_ = loadMachine(machine);
     box_ = makeBox(machine_, "2x3x2x2x2");
     std::string nodes;
     for (int node = box_.nodeCount - 1; node >= 0; --node) {
@@ -161,7 +164,7 @@ TEST_F(MappingFormats, SeveralRanksPerNodeKeepTheirSlots) {
   Mapping original = randomMapping(tasks, box_, 5, k);
   std::vector<int> used(box_.nodeCount, 0);
   for (int t = 0; t < tasks; ++t) original.slotOfTask[t] = used[original.nodeOfTask[t]]++;
-  const std::string start = file("start.map", formatMapping(original, machine_, box_));
+  const std::string start = file("start.map", formatMapping(original, machine_, box_, k));
   const std::string slots = " --ranks-per-node 2 --cores-per-node 8";
   for (const char* format : kMapFormats) {
     SCOPED_TRACE(format);
@@ -223,7 +226,7 @@ TEST_F(Convert, DocumentedExamplesWork) {
   const Outcome map =
       run("map" + box + " --trace examples/cg64-sendrecv.trace --quiet -o " + out("cg64.map"));
   ASSERT_EQ(map.exitCode, kExitOk) << map.err;
-  converts("--mapping " + out("cg64.map") + box + " --to scotch -o " + out("cg64-scotch.map"));
+  converts("--mapping " + out("cg64.map") + " --to scotch -o " + out("cg64-scotch.map"));
   EXPECT_TRUE(fs::exists(out("cg64-scotch.tgt")));
   // The three files place every rank alike: each read back as tac3map coordinates.
   converts(

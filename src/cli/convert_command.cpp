@@ -5,8 +5,10 @@
 #include <vector>
 
 #include "job.hpp"
+#include "job_context.hpp"
 #include "tac3map/io/atomic_file.hpp"
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/limits.hpp"
 #include "tac3map/mapping/allocation.hpp"
 #include "tac3map/mapping/rankmap.hpp"
 #include "tac3map/mapping/scotch_files.hpp"
@@ -50,8 +52,9 @@ void checkMode(const CLI::App& cmd, const ConvertOptions& o) {
     throw CLI::ValidationError("convert",
                                "give a trace (TRACE) or a mapping (--mapping FILE), "
                                "not both");
-  const char* const mappingOnly[] = {"--target", "--machine",        "--shape", "--offset",
-                                     "--nodes",  "--ranks-per-node", "--ranks", "--cores-per-node"};
+  const char* const mappingOnly[] = {
+      "--target",         "--machine", "--shape",          "--offset",           "--nodes",
+      "--ranks-per-node", "--ranks",   "--cores-per-node", "--sockets-per-node", "--bind"};
   const char* const traceOnly[] = {"--trace-format", "--iteration", "--allow-empty",
                                    "--collectives"};
   if (trace) {
@@ -68,8 +71,6 @@ void checkMode(const CLI::App& cmd, const ConvertOptions& o) {
   if (!isOneOf(o.to, kMapFormats))
     throw CLI::ValidationError(
         "--to", o.to + " is a trace format; a mapping converts to " + listed(kMapFormats));
-  if (o.box.machine.empty())
-    throw CLI::ValidationError("--machine", "is required to convert a mapping");
 }
 
 int convertTrace(const ConvertOptions& o) {
@@ -94,9 +95,13 @@ int convertMapping(const ConvertOptions& o) {
   const bool scotchOut = o.to == "scotch";
   const std::string targetOut = scotchOut ? scotchTargetPath(o.output) : "";
   checkOutputPaths({{"-o", o.output}, {"the Scotch target", targetOut}});
-  const Machine machine = loadMachine(o.box.machine);
-  const Box box = jobBox(machine, o.box);
-  const int k = o.box.ranksPerNode;
+  // A coordinates or JSON file written by tac3map records its job: the options may leave
+  // out what it records (and must agree with it).
+  const JobContext context = jobContext(o.box, {o.mapping});
+  const Machine& machine = context.machine;
+  const Box box = jobBox(machine, context.box);
+  const int k = context.box.ranksPerNode;
+  const RankMapOptions rankMap{k, o.coresPerNode, o.socketsPerNode, parseRankfileBind(o.bind)};
   std::optional<NodeTable> table;
   if (!o.box.nodes.empty()) table = readNodeTable(o.box.nodes, machine, box);
   const NodeTable* nodes = table ? &*table : nullptr;
@@ -133,7 +138,7 @@ int convertMapping(const ConvertOptions& o) {
   } else {
     const int ranks = rankMapRanks(o.mapping);
     fits(ranks);
-    mapping = readRankMap(o.mapping, machine, box, ranks, nodes, {k, o.coresPerNode});
+    mapping = readRankMap(o.mapping, machine, box, ranks, nodes, rankMap);
   }
   if (!allocation.isWholeBox()) allocation.checkHolds(mapping, o.mapping, table->source);
 
@@ -147,8 +152,8 @@ int convertMapping(const ConvertOptions& o) {
               << " ranks (from " << o.mapping << ")\n";
     return 0;
   }
-  writeFileAtomically(o.output, writeRankMap(parseMapFormat(o.to), mapping, machine, box, nodes,
-                                             {k, o.coresPerNode}));
+  writeFileAtomically(o.output,
+                      writeRankMap(parseMapFormat(o.to), mapping, machine, box, nodes, rankMap));
   std::cout << "wrote " << o.output << ": " << mapping.tasks() << " ranks, " << o.to << " (from "
             << o.mapping << ")\n";
   return 0;
@@ -192,17 +197,28 @@ CLI::App* addConvertCommand(CLI::App& app, ConvertOptions& o) {
   cmd->add_option("--mapping", o.mapping,
                   "mapping to convert: any rank-map format (recognised) or a Scotch .map");
   cmd->add_option("--target", o.target, "the Scotch target (.tgt) a Scotch --mapping refers to");
-  cmd->add_option("--machine,-m", o.box.machine, "machine description (with --mapping)");
+  cmd->add_option("--machine,-m", o.box.machine,
+                  "machine description (with --mapping; default: the one a tac3map "
+                  "coordinates or JSON mapping records)");
   cmd->add_option("--shape,-s", o.box.shape, "the job's box, e.g. 2x2x2x2x3x2");
   cmd->add_option("--offset", o.box.offset, "the box's origin on the machine");
   cmd->add_option("--nodes", o.box.nodes,
                   "node table: host names and logical coordinates (host-based formats)");
-  cmd->add_option("--ranks-per-node", o.box.ranksPerNode, "ranks (slots) per node")
-      ->check(CLI::Range(1, 1024))
-      ->capture_default_str();
+  cmd->add_option("--ranks-per-node", o.box.ranksPerNode,
+                  "ranks (slots) per node (default: the mapping file's, else 1)")
+      ->check(CLI::Range(1, 1024));
   cmd->add_option("--cores-per-node", o.coresPerNode,
-                  "cores per node, for openmpi-rankfile core ranges (0: unknown)")
-      ->check(CLI::Range(0, 1 << 20))
+                  "cores per node, for openmpi-rankfile core ranges (0: the machine file's)")
+      ->check(CLI::Range(0, tac3map::limits::kMaxCoresPerNode))
+      ->capture_default_str();
+  cmd->add_option("--sockets-per-node", o.socketsPerNode,
+                  "sockets per node, for openmpi-rankfile --bind socket (0: the machine file's)")
+      ->check(CLI::Range(0, tac3map::limits::kMaxCoresPerNode))
+      ->capture_default_str();
+  cmd->add_option("--bind", o.bind,
+                  "what an openmpi-rankfile output binds each rank to: core | socket | none "
+                  "(as map --bind)")
+      ->check(CLI::IsMember({"core", "socket", "none"}))
       ->capture_default_str();
   cmd->add_option("--ranks", o.ranks,
                   "Scotch input: the ranks are vertices 0..N-1, higher ones padding")

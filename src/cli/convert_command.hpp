@@ -20,9 +20,11 @@ struct ConvertOptions {
   std::string output;
   // Mapping mode.
   std::string mapping;
-  std::string target;  // the Scotch target (.tgt) of a Scotch mapping given as --mapping
-  BoxInput box;        // --machine, --shape, --offset, --nodes, --ranks-per-node
-  int coresPerNode = 0;
+  std::string target;      // the Scotch target (.tgt) of a Scotch mapping given as --mapping
+  BoxInput box;            // --machine, --shape, --offset, --nodes, --ranks-per-node
+  int coresPerNode = 0;    // 0: the machine file's
+  int socketsPerNode = 0;  // 0: the machine file's
+  std::string bind = "core";
   int ranks = 0;  // Scotch input: the ranks are vertices 0..ranks-1 (0: all)
 };
 
