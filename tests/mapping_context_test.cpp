@@ -276,6 +276,22 @@ TEST_F(MappingContextTest, MapInitTakesTheJobFromTheMappingFile) {
   EXPECT_TRUE(outputEmpty());
 }
 
+TEST_F(MappingContextTest, ConvertTakesTheBoxAndRanksPerNodeFromTheMappingFile) {
+  const std::string a = mapFile("a.map", kJob + " --ranks-per-node 2");
+  const std::string given = (dir_ / "given.json").string(), taken = (dir_ / "taken.json").string();
+  ASSERT_EQ(run("convert --mapping " + a + " " + kJob + " --ranks-per-node 2 --to json -o " + given)
+                .exitCode,
+            0);
+  const Outcome r =
+      run("convert --mapping " + a + " --machine topologies/fx10.json --to json -o " + taken);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(slurp(taken), slurp(given));
+  expectError(
+      "convert --mapping " + a + " " + kJob + " --ranks-per-node 1 --to json -o " + out("x.json"),
+      a + ": recorded ranks-per-node 2 differs from --ranks-per-node 1");
+  EXPECT_TRUE(outputEmpty());
+}
+
 TEST_F(MappingContextTest, RanksPerNodeComeFromCoordinatesAndJsonMappings) {
   const std::string k2 = kJob + " --ranks-per-node 2";
   for (const std::string format : {"coords", "json"}) {
