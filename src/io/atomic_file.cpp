@@ -87,4 +87,20 @@ void writeFileAtomically(const std::string& path, const std::string& content) {
   StagedFile(path, content).commit();
 }
 
+void writeIndexedFiles(const std::string& indexPath, const std::vector<std::string>& texts,
+                       const std::function<std::string(int rank)>& nameOf) {
+  const std::filesystem::path folder = std::filesystem::path(indexPath).parent_path();
+  std::string index;
+  std::vector<StagedFile> files;
+  files.reserve(texts.size() + 1);
+  for (int rank = 0; rank < static_cast<int>(texts.size()); ++rank) {
+    const std::string name = nameOf(rank);
+    index += name;
+    index += '\n';
+    files.emplace_back((folder / name).string(), texts[rank]);
+  }
+  files.emplace_back(indexPath, index);
+  for (StagedFile& file : files) file.commit();
+}
+
 }  // namespace tac3map

@@ -360,18 +360,8 @@ std::string dumpiRankFile(const std::string& indexPath, int rank, int ranks) {
 
 void writeDumpi(const Trace& trace, const std::string& indexPath,
                 const CollectiveAlgorithms& algorithms) {
-  const std::vector<std::string> texts = dumpiRankTexts(trace, algorithms);
-  const std::filesystem::path folder = std::filesystem::path(indexPath).parent_path();
-  std::string index;
-  std::vector<StagedFile> files;
-  files.reserve(texts.size() + 1);
-  for (int rank = 0; rank < static_cast<int>(texts.size()); ++rank) {
-    const std::string name = dumpiRankFile(indexPath, rank, trace.ranks);
-    index += name + "\n";
-    files.emplace_back((folder / name).string(), texts[rank]);
-  }
-  files.emplace_back(indexPath, index);
-  for (StagedFile& file : files) file.commit();
+  writeIndexedFiles(indexPath, dumpiRankTexts(trace, algorithms),
+                    [&](int rank) { return dumpiRankFile(indexPath, rank, trace.ranks); });
 }
 
 }  // namespace tac3map

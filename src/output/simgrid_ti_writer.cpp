@@ -182,19 +182,8 @@ std::string simgridTiRankFile(const std::string& indexPath, int rank) {
 
 void writeSimgridTi(const Trace& trace, const std::string& indexPath,
                     const CollectiveAlgorithms& algorithms) {
-  const std::vector<std::string> actions = simgridTiActions(trace, algorithms);
-  const std::filesystem::path folder = std::filesystem::path(indexPath).parent_path();
-  std::string index;
-  std::vector<StagedFile> files;
-  files.reserve(actions.size() + 1);
-  for (int rank = 0; rank < static_cast<int>(actions.size()); ++rank) {
-    const std::string name = simgridTiRankFile(indexPath, rank);
-    index += name;
-    index += '\n';
-    files.emplace_back((folder / name).string(), actions[rank]);
-  }
-  files.emplace_back(indexPath, index);
-  for (StagedFile& file : files) file.commit();
+  writeIndexedFiles(indexPath, simgridTiActions(trace, algorithms),
+                    [&](int rank) { return simgridTiRankFile(indexPath, rank); });
 }
 
 }  // namespace tac3map

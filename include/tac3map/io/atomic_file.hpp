@@ -2,6 +2,7 @@
 // content goes to a temporary file in the destination folder and is renamed into place.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,6 +29,12 @@ class StagedFile {
  private:
   std::string path_, temp_;
 };
+
+// A trace written as an index file and one file per rank beside it (SimGrid TI, DUMPI):
+// texts[r] goes to the file nameOf(r) in indexPath's folder, and the index lists those names,
+// one per line; all of them are staged and committed together.
+void writeIndexedFiles(const std::string& indexPath, const std::vector<std::string>& texts,
+                       const std::function<std::string(int rank)>& nameOf);
 
 // Checks before any work that a command's outputs can be written, so that a long search does
 // not end in an error: `outputs` are (option, path) pairs, empty paths skipped. InputError when
