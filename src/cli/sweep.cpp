@@ -25,6 +25,7 @@
 #include "tac3map/mapping/mapping_names.hpp"
 #include "tac3map/search/annealer.hpp"
 #include "tac3map/search/objectives.hpp"
+#include "usage.hpp"
 
 namespace tac3map::cli {
 namespace {
@@ -88,6 +89,10 @@ std::string stringAt(const json& value, const std::string& where, const std::str
 Schedule readSchedule(const json& object, const std::string& where, const std::string& source,
                       json& filled) {
   if (!object.is_object()) failIn(source, where + ": expected a JSON object");
+  checkFields(object,
+              {"t0", "t_end", "trials", "cooling", "early_stop", "tie_break", "time_limit", "moves",
+               "refiner"},
+              where, source);
   Schedule s;
   std::string moves = "auto";
   for (const auto& [key, value] : object.items()) {
@@ -119,8 +124,7 @@ Schedule readSchedule(const json& object, const std::string& where, const std::s
     else if (key == "time_limit")
       s.timeLimit = value.get<double>();
     else
-      failIn(source, at + ": unknown schedule field (t0, t_end, trials, cooling, early_stop, "
-                          "tie_break, time_limit, moves, refiner)");
+      failIn(source, at + ": unknown schedule field");  // checkFields knows them all
   }
   try {
     s.moves = parseMoveKind(moves);
@@ -158,6 +162,7 @@ void addCases(const json& traces, const json& machines, const json& boxes,
         c.trace = resolvePath(base, stringAt(traces[t], where + "traces", source));
         c.machine = resolvePath(base, stringAt(machines[m], where + "machines", source));
         if (boxes[b].is_object()) {
+          checkFields(boxes[b], {"shape", "offset"}, at, source);
           c.shape = stringAt(jsonField(boxes[b], "shape", at, source), at + ".shape", source);
           if (boxes[b].contains("offset"))
             c.offset = stringAt(boxes[b]["offset"], at + ".offset", source);
@@ -189,12 +194,20 @@ std::vector<int> integerList(const json& doc, const char* key, int fallback, int
 Spec readSpec(const std::string& path) {
   const json doc = loadJson(path);
   if (!doc.is_object()) failIn(path, "top level: expected a JSON object");
+  // Every field docs/sweep.md lists; any other is a typo ("seed" for "seeds") that would
+  // silently run the default.
+  checkFields(
+      doc,
+      {"description", "jobs", "traces", "machines", "boxes", "objectives", "init", "ranks_per_node",
+       "engines", "overlap", "seeds", "schedules", "chains", "iteration", "eager_sends"},
+      "", path);
   const std::filesystem::path base = std::filesystem::path(path).parent_path();
   Spec spec;
   if (doc.contains("jobs")) {
     const json& jobs = arrayField(doc, "jobs", path);
     for (std::size_t j = 0; j < jobs.size(); ++j) {
       const std::string where = "jobs[" + std::to_string(j) + "]";
+      checkFields(jobs[j], {"trace", "machine", "boxes"}, where, path);
       // No boxes: the whole machine (a graph machine's compute nodes; a torus needs boxes).
       addCases(singleton(jsonField(jobs[j], "trace", where, path)),
                singleton(jsonField(jobs[j], "machine", where, path)),
@@ -515,7 +528,7 @@ int runSweep(const SweepOptions& o) {
   for (std::thread& thread : pool) thread.join();
   std::fclose(file);
 
-  printSummary(std::cout, spec, done);
+  printSummary(report(o.quiet), spec, done);
   if (failed > 0) {
     std::cerr << "sweep: " << failed << " of " << pending.size() << " entries failed (see "
               << o.output << ")\n";

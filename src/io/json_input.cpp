@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/suggest.hpp"
 
 namespace tac3map {
 namespace {
@@ -187,6 +188,19 @@ std::uint64_t jsonUnsigned(const nlohmann::json& value, std::uint64_t low, std::
   if (!ok || result < low || result > high)
     failRange(value, std::to_string(low), std::to_string(high), where, source);
   return result;
+}
+
+void checkFields(const nlohmann::json& object, const std::vector<std::string>& known,
+                 const std::string& where, const std::string& source) {
+  if (!object.is_object()) return;
+  for (const auto& item : object.items()) {
+    const std::string& key = item.key();
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    std::string list;
+    for (const std::string& name : known) list += (list.empty() ? "" : ", ") + name;
+    failIn(source, (where.empty() ? "" : where + ".") + key + ": unknown field" +
+                       didYouMean(key, known) + "; known: " + list);
+  }
 }
 
 }  // namespace tac3map

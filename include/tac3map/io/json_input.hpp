@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace tac3map {
 
@@ -23,6 +24,12 @@ const nlohmann::json& jsonField(const nlohmann::json& object, const char* key,
 // a negative, a value out of range or past 64 bits: nothing is truncated or wrapped.
 std::int64_t jsonInteger(const nlohmann::json& value, std::int64_t low, std::int64_t high,
                          const std::string& where, const std::string& source);
+// InputError "source: where.key: unknown field (did you mean 'seeds'?)" for the first key of
+// `object` not in `known` (a typo would otherwise silently run with a default). `where` empty:
+// the top level ("source: key: ...").
+void checkFields(const nlohmann::json& object, const std::vector<std::string>& known,
+                 const std::string& where, const std::string& source);
+
 // The same for unsigned values up to 2^64 - 1 (seeds, trial counts).
 std::uint64_t jsonUnsigned(const nlohmann::json& value, std::uint64_t low, std::uint64_t high,
                            const std::string& where, const std::string& source);
