@@ -95,7 +95,7 @@ for input in $INPUTS; do
     "$PYTHON" "$here/peer_hopbytes.py" "$MACHINE" "$box" "$OUT/inputs/$input.ccs.json" "${files[@]}" \
       > "$dir/hopbytes.tsv"
     # mapping,tac3,tac3_lower_bound,tahb,rmatt_o2f,max_link_messages,avg_hops
-    "$TAC3MAP" score --machine "$MACHINE" --shape "$box" --trace "$trace" --format csv "${files[@]}" \
+    "$TAC3MAP" score --machine "$MACHINE" --shape "$box" --trace "$trace" --output-format csv "${files[@]}" \
       > "$dir/scores.csv"
     "$PYTHON" - "$name" "$input" "$ranks" "$box" "$dir" "$map_wall" >> "$TSV" <<'PY'
 import csv, os, sys

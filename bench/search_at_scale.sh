@@ -6,7 +6,7 @@
 # (best = lowest hop-bytes as `tac3map score` computes it; a strategy that fails or puts two
 # tasks on one node is left out, and said so); `tac3map map --objective tac3` and
 # `--objective tahb` for each seed, timed with /usr/bin/time (wall seconds, peak memory), with
-# --report; every mapping scored by one `tac3map score --format csv`. Prints a markdown table
+# --report; every mapping scored by one `tac3map score --output-format csv`. Prints a markdown table
 # per case and the criteria with PASS/FAIL.
 #
 # usage: bench/search_at_scale.sh [OUTDIR]      (default: a new temporary folder)
@@ -131,7 +131,7 @@ for c in $CASES; do
   done
   mapfile -t mappings < <(tail -n +2 "$dir/runs.tsv" | cut -f9)
   # mapping,tac3,tac3_lower_bound,tahb,rmatt_o2f,max_link_messages,avg_hops
-  "$TAC3MAP" score "${box[@]}" --trace "$dir/trace.trace" --format csv "${mappings[@]}" > "$dir/scores.csv"
+  "$TAC3MAP" score "${box[@]}" --trace "$dir/trace.trace" --output-format csv "${mappings[@]}" > "$dir/scores.csv"
 
   : > "$dir/simulated.tsv"
   if [ "$simulate_case" = 1 ]; then

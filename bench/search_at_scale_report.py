@@ -5,7 +5,7 @@ usage: search_at_scale_report.py CASE SHAPE CASEDIR OUTDIR
 
 Reads CASEDIR/runs.tsv (one line per mapping: label, kind baseline|scotch|tac3map, strategy,
 seed, objective, wall_s, peak_kib, stopped, mapping), CASEDIR/scores.csv (`tac3map score
---format csv` of the same mappings, same order), CASEDIR/scotch/status.tsv (Scotch's steps,
+--output-format csv` of the same mappings, same order), CASEDIR/scotch/status.tsv (Scotch's steps,
 when Scotch ran), CASEDIR/simulated.tsv (label, simulated seconds; stencil512 only) and each
 map run's CASEDIR/LABEL.json (--report: search.refiner and search.levels, shown in the table's
 "refiner (levels)" column and in results.csv; blank when the report has no refiner).

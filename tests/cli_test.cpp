@@ -126,7 +126,8 @@ TEST_F(Cli, ProgressLineOnlyOnATerminal) {
   EXPECT_NE(tty.out.find("x lower bound"), std::string::npos) << tty.out;
   const Outcome quiet = runShell("script -qec '" + binary + " " + args + " --quiet' /dev/null");
   EXPECT_EQ(quiet.out.find("trials/s"), std::string::npos) << quiet.out;
-  EXPECT_NE(quiet.out.find("wrote"), std::string::npos) << quiet.out;
+  EXPECT_EQ(quiet.out, "");  // --quiet: nothing at all (docs/cli.md)
+  EXPECT_FALSE(slurp(out("p.map")).empty());
 }
 
 TEST_F(Cli, ScoreTableHasOneRowPerMappingInOrderAndMarksTheBest) {
@@ -154,7 +155,7 @@ TEST_F(Cli, ScoreTableHasOneRowPerMappingInOrderAndMarksTheBest) {
 
 TEST_F(Cli, ScoreCsvCarriesTheJsonValuesUnderTheSameNames) {
   const std::string base = "score " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 +
-                           " identity random:2 tofu-default --format ";
+                           " identity random:2 tofu-default --output-format ";
   const Outcome csv = run(base + "csv"), json = run(base + "json");
   ASSERT_EQ(csv.exitCode, 0) << csv.err;
   ASSERT_EQ(json.exitCode, 0) << json.err;
@@ -405,7 +406,7 @@ std::string spec(const std::string& trials) {
 
 TEST_F(Cli, SweepRunsTheCrossProductAndEqualsMap) {
   const std::string specFile = file("spec.json", sweep::spec("20"));
-  const Outcome r = run("sweep " + specFile + " -o " + out("r.jsonl") + " --threads 2 --quiet");
+  const Outcome r = run("sweep " + specFile + " -o " + out("r.jsonl") + " --threads 2");
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const auto results = sweep::lines(out("r.jsonl"));
   ASSERT_EQ(results.size(), 6u);  // 2 boxes x (identity + tac3 x 2 seeds)
@@ -424,6 +425,8 @@ TEST_F(Cli, SweepRunsTheCrossProductAndEqualsMap) {
   }
   // The summary has one row per box and objective.
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1 + 4 + 1) << r.out;
+  // One line per finished entry on stderr.
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1 + 6) << r.err;
 }
 
 // The model's flags end to end: engines change the stencil's sets and scores, --init auto
@@ -471,7 +474,7 @@ TEST_F(Cli, EnginesRanksPerNodeAndAutoStartEndToEnd) {
       0);
   const std::string box = kFx10 + " --shape 2x2x2x2x3x2 --trace " + stencil;
   const auto tac3Of = [&](const std::string& flags, const std::string& mapping = "identity") {
-    const Outcome r = run("score " + box + " " + flags + " --format json " + mapping);
+    const Outcome r = run("score " + box + " " + flags + " --output-format json " + mapping);
     EXPECT_EQ(r.exitCode, 0) << r.err;
     return nlohmann::json::parse(r.out)[0]["scores"]["tac3"].get<double>();
   };
@@ -669,7 +672,7 @@ TEST_F(Cli, PredictSumsCcsTimesAndScoreShowsTheSameTotal) {
   EXPECT_EQ(p["ccs"][3]["contention"], 4);  // identity's transpose: 4 messages on one link
   EXPECT_EQ(p["barriers"].size(), 3u);
   const Outcome score = run("score " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 +
-                            " identity tofu-default --format json" + profile);
+                            " identity tofu-default --output-format json" + profile);
   ASSERT_EQ(score.exitCode, 0) << score.err;
   EXPECT_DOUBLE_EQ(nlohmann::json::parse(score.out)[0]["scores"]["predicted_seconds"].get<double>(),
                    p["total_seconds"].get<double>());
@@ -705,7 +708,7 @@ TEST_F(Cli, MapWritesLauncherFilesThatScoreReadsBack) {
   for (const std::string format :
        {"json", "fujitsu-vcoord", "openmpi-rankfile", "slurm-hostfile"}) {
     const Outcome r =
-        run("map " + base + " --trials 50 --map-format " + format + " -o " + out("b.map"));
+        run("map " + base + " --trials 50 --output-format " + format + " -o " + out("b.map"));
     ASSERT_EQ(r.exitCode, 0) << format << ": " << r.err;
     const Outcome again = run("score " + base + " --json " + out("b.map"));
     ASSERT_EQ(again.exitCode, 0) << format << ": " << again.err;
@@ -716,7 +719,7 @@ TEST_F(Cli, MapWritesLauncherFilesThatScoreReadsBack) {
   EXPECT_EQ(slurp(out("b.map")).substr(0, 4), "node");  // slurm: host names, rank order
   // Without the table a host-based format cannot be written; nothing is left behind.
   const Outcome r = run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 +
-                        " --map-format slurm-hostfile -o " + out("c.map"));
+                        " --output-format slurm-hostfile -o " + out("c.map"));
   EXPECT_EQ(r.exitCode, kExitInput);
   EXPECT_NE(r.err.find("needs host names"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(out("c.map")));
@@ -734,7 +737,7 @@ TEST_F(Cli, RanksPerNodeReachTheRankMaps) {
       kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --nodes " + file("nodes.txt", table);
   // Slot 0 gets cores 0..5, slot 1 cores 6..11; at most two ranks per host.
   const Outcome r = run("map " + base + " --trials 50 --ranks-per-node 2 --cores-per-node 12 " +
-                        "--map-format openmpi-rankfile -o " + out("r.map"));
+                        "--output-format openmpi-rankfile -o " + out("r.map"));
   ASSERT_EQ(r.exitCode, 0) << r.err;
   std::istringstream lines(slurp(out("r.map")));
   std::string line;
@@ -753,7 +756,7 @@ TEST_F(Cli, RanksPerNodeReachTheRankMaps) {
   EXPECT_EQ(run("score " + base + " --ranks-per-node 2 " + out("r.map")).exitCode, 0);
   fs::remove(out("r.map"));  // failures below must leave out/ empty
   expectCleanFailure("map " + base + " --ranks-per-node 2 --cores-per-node 1 " +
-                         "--map-format openmpi-rankfile -o " + out("x.map"),
+                         "--output-format openmpi-rankfile -o " + out("x.map"),
                      "--cores-per-node 1 is less than --ranks-per-node 2");
   // Two ranks on a node: the file records K = 2 (without --ranks-per-node, K comes from it;
   // a different K is refused), and a start for the search.
@@ -828,7 +831,7 @@ TEST_F(Cli, NodeTableAloneMakesANonContiguousJob) {
   // score and launcher files work on the same job; too small a table is refused.
   EXPECT_EQ(run("score " + kFx10 + nodes + " " + kCg64 + " identity " + out("m.map")).exitCode, 0);
   EXPECT_EQ(run("map " + kFx10 + nodes + " " + kCg64 +
-                " --trials 10 --map-format slurm-hostfile -o " + out("h.txt"))
+                " --trials 10 --output-format slurm-hostfile -o " + out("h.txt"))
                 .exitCode,
             0);
   const std::string small = file("small.txt", "0 0 0 0 0 0\n1 0 0 0 0 0\n");
@@ -964,7 +967,7 @@ TEST_F(Cli, MapsOnGraphMachinesEndToEnd) {
       const auto report = nlohmann::json::parse(slurp(out("r.json")));
       EXPECT_LE(report["scores"]["tac3"].get<double>(),
                 report["initial_scores"]["tac3"].get<double>());
-      const Outcome score = run("score " + job + " --format json " + out("m.map"));
+      const Outcome score = run("score " + job + " --output-format json " + out("m.map"));
       ASSERT_EQ(score.exitCode, 0) << score.err;
       const auto scored = nlohmann::json::parse(score.out);
       EXPECT_DOUBLE_EQ(scored[0]["scores"]["tac3"].get<double>(),
@@ -982,7 +985,7 @@ TEST_F(Cli, MapsOnGraphMachinesEndToEnd) {
     return text;
   }());
   const Outcome picked = run("map " + job + " --nodes " + table +
-                             " --trials 100 --map-format openmpi-rankfile -o " + out("rf.txt"));
+                             " --trials 100 --output-format openmpi-rankfile -o " + out("rf.txt"));
   ASSERT_EQ(picked.exitCode, 0) << picked.err;
   const std::string rankfile = slurp(out("rf.txt"));
   EXPECT_NE(rankfile.find("rank 0=c"), std::string::npos) << rankfile;
@@ -1091,7 +1094,7 @@ TEST_F(Cli, DumpiFolderAndGarbageTraces) {
                          ": no DUMPI text file for rank 2 (expected dumpi-0000-0002.txt; convert "
                          "the .bin files with dumpi2ascii)");
   const std::string empty = file("empty.txt", "");
-  expectCleanFailure(convert + "--format dumpi " + empty,
+  expectCleanFailure(convert + "--trace-format dumpi " + empty,
                      empty +
                          ": no DUMPI calls (expected the text dumpi2ascii prints: 'MPI_Init "
                          "entering at walltime ...' blocks)");
@@ -1100,7 +1103,7 @@ TEST_F(Cli, DumpiFolderAndGarbageTraces) {
       "ELF";
   for (int i = 0; i < 512; ++i) bytes += static_cast<char>((i * 131 + 7) % 256);
   const std::string noise = file("noise.bin", bytes);
-  expectCleanFailure(convert + "--format dumpi " + noise, noise + ": no DUMPI calls");
+  expectCleanFailure(convert + "--trace-format dumpi " + noise, noise + ": no DUMPI calls");
   const fs::path nothing = dir_ / "nothing";
   fs::create_directories(nothing);
   expectCleanFailure("map " + kFx10 + " --shape 2x2x2x2x3x2 -o " + out("m.map") +
@@ -1136,7 +1139,7 @@ TEST_F(Cli, RankfileBindingComesFromBindAndTheMachineFile) {
   }
   const std::string job =
       kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --nodes " + file("nodes.txt", table);
-  const std::string base = job + " --trials 50 --map-format openmpi-rankfile";
+  const std::string base = job + " --trials 50 --output-format openmpi-rankfile";
   // Every rank line's slot list, and the first line.
   const auto written = [&](const std::string& options, std::string& header) {
     const Outcome r = run("map " + base + " " + options + " -o " + out("r.rankfile"));
@@ -1166,7 +1169,7 @@ TEST_F(Cli, RankfileBindingComesFromBindAndTheMachineFile) {
   // A machine file without cores_per_node cannot say what the whole node is.
   const Outcome none =
       run("map --machine topologies/torus3d-8x8x8.json --shape 4x4x4 " + kCg64 +
-          " --trials 50 --map-format openmpi-rankfile --bind none -o " + out("x.rankfile"));
+          " --trials 50 --output-format openmpi-rankfile --bind none -o " + out("x.rankfile"));
   EXPECT_EQ(none.exitCode, kExitInput);
   EXPECT_EQ(none.err,
             "tac3map: error: openmpi-rankfile --bind none needs the node's cores "

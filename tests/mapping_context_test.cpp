@@ -295,7 +295,7 @@ TEST_F(MappingContextTest, ConvertTakesTheBoxAndRanksPerNodeFromTheMappingFile) 
 TEST_F(MappingContextTest, RanksPerNodeComeFromCoordinatesAndJsonMappings) {
   const std::string k2 = kJob + " --ranks-per-node 2";
   for (const std::string format : {"coords", "json"}) {
-    const std::string m = mapFile("k2." + format, k2, "--map-format " + format);
+    const std::string m = mapFile("k2." + format, k2, "--output-format " + format);
     const Outcome given = run("score " + k2 + " " + kCg64 + " " + m + " identity");
     ASSERT_EQ(given.exitCode, 0) << given.err;
     const Outcome taken = run("score " + kCg64 + " " + m + " identity");

@@ -4,6 +4,7 @@
 // each node. Where the coordinates come from: tools/node_coords.hpp.
 #include <mpi.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <set>
 #include <string>
@@ -12,6 +13,21 @@
 #include "node_coords.hpp"
 
 int main(int argc, char** argv) {
+  // The command line first, without MPI: `tac3map-probe --help` prints its use and exits
+  // instead of running the probe; it takes no other option (a wrong one is a usage error, 2).
+  CLI::App app{
+      "tac3map-probe: print the job's node table (docs/rankmap-formats.md).\n"
+      "  Run it once inside the job (one process per node, or per rank: a node is listed "
+      "once):\n"
+      "    mpirun -n <nodes> tac3map-probe > nodes.txt\n"
+      "  then give nodes.txt to tac3map with --nodes.",
+      "tac3map-probe"};
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
   MPI_Init(&argc, &argv);
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

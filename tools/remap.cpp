@@ -42,7 +42,7 @@ MapFile readMap(const char* path) {
     const std::string where = std::string(path) + ":" + std::to_string(number) + ": ";
     if (number == 1 && line.rfind("# tac3map mapping 1", 0) != 0) {
       map.error = where +
-                  "not a tac3map coordinates mapping (write it with map --map-format "
+                  "not a tac3map coordinates mapping (write it with map --output-format "
                   "coords)";
       return map;
     }

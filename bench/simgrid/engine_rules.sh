@@ -33,8 +33,8 @@ for box in 2x2x2x2x3x2 1x2x4x2x3x2 4x2x1x2x3x2; do
   "$T" map -m "$M" -s "$box" -t st.trace --init identity -o level-from-identity.map --quiet >/dev/null
   for m in identity tofu-default random:1 random:2 random:3 tahb.map level.map split.map \
            level-from-identity.map; do
-    a=$("$T" score -m "$M" -s "$box" -t st.trace --format csv "$m" | tail -1 | cut -d, -f2)
-    b=$("$T" score -m "$M" -s "$box" -t st.trace --engine-sets split --format csv "$m" | tail -1 | cut -d, -f2)
+    a=$("$T" score -m "$M" -s "$box" -t st.trace --output-format csv "$m" | tail -1 | cut -d, -f2)
+    b=$("$T" score -m "$M" -s "$box" -t st.trace --engine-sets split --output-format csv "$m" | tail -1 | cut -d, -f2)
     echo "$box,$m,$a,$b,$(sim "$m" "$box")" >> rules.csv
   done
 done

@@ -185,7 +185,7 @@ for name in $cases; do
         done
         for s in "${scotch[@]}"; do mappings+=("$base/$boxes-$shape/$s.map"); done
         # mapping,tac3,tac3_lower_bound,tahb,rmatt_o2f,max_link_messages,avg_hops
-        "$TAC3MAP" score "${box[@]}" --trace "$base/trace.trace" "${flags[@]}" --format csv \
+        "$TAC3MAP" score "${box[@]}" --trace "$base/trace.trace" "${flags[@]}" --output-format csv \
           "${mappings[@]}" > "$dir/scores.csv"
         set_platform_flags "$engines" "$k"
         "$TAC3MAP" platform "${box[@]}" "${platform_flags[@]}" -o "$dir/platform.xml" >/dev/null

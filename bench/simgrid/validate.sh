@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Does a lower tac3 score mean a faster run? (issue 11.) For each case: generate the trace
-# with `tac3map gen`, compute several mappings, score them (`tac3map score --format csv`),
+# with `tac3map gen`, compute several mappings, score them (`tac3map score --output-format csv`),
 # then simulate each with SimGrid's SMPI (`smpirun -replay`) on the box's platform written by
 # `tac3map platform`, and compare: per case the Kendall tau between score and simulated time,
 # whether the lowest score is the fastest run, and the simulated-time ratios
@@ -106,9 +106,9 @@ for name in $CASES; do
       mappings=("${names[@]}" "$dir/tahb.map" "$dir/tac3.map")
       profile=()
       [ -n "$PROFILE" ] && [ "$shape" != graph ] && profile=(--profile "$PROFILE")
-      if ! "$TAC3MAP" score "${box[@]}" --trace "$base/trace.trace" "${flags[@]}" --format csv \
+      if ! "$TAC3MAP" score "${box[@]}" --trace "$base/trace.trace" "${flags[@]}" --output-format csv \
           "${profile[@]}" "${mappings[@]}" > "$dir/scores.csv" 2>/dev/null; then
-        "$TAC3MAP" score "${box[@]}" --trace "$base/trace.trace" "${flags[@]}" --format csv \
+        "$TAC3MAP" score "${box[@]}" --trace "$base/trace.trace" "${flags[@]}" --output-format csv \
           "${mappings[@]}" > "$dir/scores.csv"
       fi
       set_platform_flags "$engines" "$k"

@@ -7,6 +7,7 @@
 #include "tac3map/bcast/broadcast.hpp"
 #include "tac3map/io/atomic_file.hpp"
 #include "tac3map/io/error.hpp"
+#include "usage.hpp"
 
 namespace tac3map::cli {
 
@@ -20,7 +21,7 @@ CLI::App* addBcastCommand(CLI::App& app, BcastOptions& o) {
       ->required();
   cmd->add_option("--root", o.root, "the node that holds the message first (a participant)")
       ->required();
-  cmd->add_option("--bytes", o.bytes, "message size")->capture_default_str();
+  cmd->add_option("--bytes", o.bytes, "message size")->check(nonNegative())->capture_default_str();
   cmd->add_option("--participants", o.participants,
                   "the nodes that take part, in rank order, comma-separated (default: every "
                   "compute node in file order); other nodes only relay");
@@ -36,6 +37,7 @@ CLI::App* addBcastCommand(CLI::App& app, BcastOptions& o) {
   cmd->add_option("--trace-out", o.traceOut,
                   "write the schedule as a native trace (isend/irecv/wait per rank, rank = "
                   "participant index) for predict or a SimGrid replay");
+  cmd->add_flag("--quiet,-q", o.quiet, "print nothing but errors (no schedule on stdout)");
   return cmd;
 }
 
@@ -72,15 +74,16 @@ int runBcast(const BcastOptions& o) {
   if (!o.output.empty()) files.emplace_back(o.output, out.dump(2) + "\n");
   if (!o.traceOut.empty()) files.emplace_back(o.traceOut, broadcastTrace(net, s));
   for (StagedFile& f : files) f.commit();
-  std::cout << o.algorithm << " broadcast of " << o.bytes << " bytes from " << net.name(root)
-            << " to " << net.participants() - 1 << " participants: " << s.time * 1e3 << " ms";
+  std::ostream& text = report(o.quiet);
+  text << o.algorithm << " broadcast of " << o.bytes << " bytes from " << net.name(root) << " to "
+       << net.participants() - 1 << " participants: " << s.time * 1e3 << " ms";
   if (o.algorithm == "optimal")
-    std::cout << (s.optimal ? " (optimal" : " (best found before the time limit") << ", "
-              << s.searchNodes << " search nodes, " << s.seconds << " s)";
-  std::cout << "\n";
+    text << (s.optimal ? " (optimal" : " (best found before the time limit") << ", "
+         << s.searchNodes << " search nodes, " << s.seconds << " s)";
+  text << "\n";
   for (const Transfer& t : s.transfers)
-    std::cout << "  " << net.name(t.src) << " -> " << net.name(t.dst) << "  " << t.start * 1e3
-              << " .. " << t.end * 1e3 << " ms\n";
+    text << "  " << net.name(t.src) << " -> " << net.name(t.dst) << "  " << t.start * 1e3 << " .. "
+         << t.end * 1e3 << " ms\n";
   return 0;
 }
 

@@ -18,6 +18,7 @@ struct BcastOptions {
   double timeLimit = 0;
   std::string output;
   std::string traceOut;
+  bool quiet = false;
 };
 
 CLI::App* addBcastCommand(CLI::App& app, BcastOptions& options);

@@ -32,6 +32,7 @@
 #include "tac3map/network/network.hpp"
 #include "tac3map/output/viz.hpp"
 #include "tac3map/search/objectives.hpp"
+#include "usage.hpp"
 
 namespace tac3map::cli {
 namespace {
@@ -229,7 +230,7 @@ int runMap(const MapOptions& o) {
   }
   for (StagedFile& file : outputs) file.commit();
 
-  std::ostream& out = std::cout;
+  std::ostream& out = report(o.quiet);
   out << job.sets.tasks << " tasks on " << job.box.nodeCount << " nodes of " << job.machine.name
       << " box " << job.box.shapeText() << "; " << job.sets.sets.size() << " CCS, "
       << job.sets.communicationCount() << " communications\n";
@@ -308,7 +309,7 @@ int runPredict(const PredictOptionsCli& o) {
     if (bytes >= 1024 && bytes % 1024 == 0) return std::to_string(bytes >> 10) + " KiB";
     return std::to_string(bytes) + " B";
   };
-  if (o.json) {
+  if (o.json || o.format == "json") {
     json ccs = json::array();
     for (std::size_t t = 0; t < p.ccs.size(); ++t) {
       const CcsTime& c = p.ccs[t];
@@ -449,13 +450,13 @@ int runViz(const VizOptionsCli& o) {
   StagedFile file(o.output,
                   renderSvg(job.machine, job.box, job.router, job.problem, mappings, options));
   file.commit();
-  std::cout << "wrote " << o.output << "\n";
+  report(o.quiet) << "wrote " << o.output << "\n";
   return 0;
 }
 
 int runCcs(const CcsOptionsCli& o) {
   const CcsSet sets = ccsOf(loadTrace(o.input), o.input);
-  if (o.json) {
+  if (o.json || o.format == "json") {
     json list = json::array();
     for (const auto& set : sets.sets) {
       json items = json::array();

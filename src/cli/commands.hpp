@@ -62,9 +62,9 @@ struct ScoreOptions {
   TraceInput input;
   BoxInput box;
   std::vector<std::string> mappings;
-  std::string format = "table";
-  bool json = false;    // the same as --format json
-  std::string profile;  // adds the predicted time
+  std::string format = "table";  // --output-format: table | json | csv
+  bool json = false;             // the same as --output-format json
+  std::string profile;           // adds the predicted time
   std::string model = "piecewise";
   std::string baseline;  // the mapping the ratios are taken against; "" = the first
 };
@@ -77,7 +77,8 @@ struct PredictOptionsCli {
   std::string model = "piecewise";
   bool barriers = false;
   bool collectivesCompare = false;
-  bool json = false;
+  std::string format = "text";  // text | json
+  bool json = false;            // the same as format json
 };
 
 int runPredict(const PredictOptionsCli& options);
@@ -89,13 +90,15 @@ struct VizOptionsCli {
   std::string compare;
   std::string output;
   bool aggregateOnly = false;
+  bool quiet = false;
 };
 
 int runViz(const VizOptionsCli& options);
 
 struct CcsOptionsCli {
   TraceInput input;
-  bool json = false;
+  std::string format = "text";  // text | json
+  bool json = false;            // the same as format json
 };
 
 // The generators' options bind straight to the library's option structs; only fields given

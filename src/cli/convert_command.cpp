@@ -16,6 +16,7 @@
 #include "tac3map/output/dumpi_writer.hpp"
 #include "tac3map/output/native_trace_writer.hpp"
 #include "tac3map/output/simgrid_ti_writer.hpp"
+#include "usage.hpp"
 
 namespace tac3map::cli {
 namespace {
@@ -63,14 +64,16 @@ void checkMode(const CLI::App& cmd, const ConvertOptions& o) {
         throw CLI::ValidationError(name, "is for converting a mapping (--mapping FILE)");
     if (!isOneOf(o.to, kTraceFormats))
       throw CLI::ValidationError(
-          "--to", o.to + " is a mapping format; a trace converts to " + listed(kTraceFormats));
+          "--output-format",
+          o.to + " is a mapping format; a trace converts to " + listed(kTraceFormats));
     return;
   }
   for (const char* name : traceOnly)
     if (cmd.count(name) > 0) throw CLI::ValidationError(name, "is for converting a trace");
   if (!isOneOf(o.to, kMapFormats))
     throw CLI::ValidationError(
-        "--to", o.to + " is a trace format; a mapping converts to " + listed(kMapFormats));
+        "--output-format",
+        o.to + " is a trace format; a mapping converts to " + listed(kMapFormats));
 }
 
 int convertTrace(const ConvertOptions& o) {
@@ -78,15 +81,15 @@ int convertTrace(const ConvertOptions& o) {
   const Trace trace = loadTrace(o.input);
   if (o.to == "simgrid-ti") {
     writeSimgridTi(trace, o.output, parseCollectiveAlgorithms(o.input.collectives));
-    std::cout << "wrote " << o.output << " and " << trace.ranks << " rank files ("
-              << simgridTiRankFile(o.output, 0) << " ...)\n";
+    report(o.quiet) << "wrote " << o.output << " and " << trace.ranks << " rank files ("
+                    << simgridTiRankFile(o.output, 0) << " ...)\n";
   } else if (o.to == "dumpi") {
     writeDumpi(trace, o.output, parseCollectiveAlgorithms(o.input.collectives));
-    std::cout << "wrote " << o.output << " and " << trace.ranks << " rank files ("
-              << dumpiRankFile(o.output, 0, trace.ranks) << " ...)\n";
+    report(o.quiet) << "wrote " << o.output << " and " << trace.ranks << " rank files ("
+                    << dumpiRankFile(o.output, 0, trace.ranks) << " ...)\n";
   } else {
     writeNativeTrace(trace, o.output, parseCollectiveAlgorithms(o.input.collectives));
-    std::cout << "wrote " << o.output << ": " << trace.ranks << " ranks, native trace\n";
+    report(o.quiet) << "wrote " << o.output << ": " << trace.ranks << " ranks, native trace\n";
   }
   return 0;
 }
@@ -148,20 +151,20 @@ int convertMapping(const ConvertOptions& o) {
     files.emplace_back(o.output, scotchMappingText(mapping, target.partOfNode));
     files.emplace_back(targetOut, target.text);
     for (StagedFile& file : files) file.commit();
-    std::cout << "wrote " << o.output << " and " << targetOut << ": " << mapping.tasks()
-              << " ranks (from " << o.mapping << ")\n";
+    report(o.quiet) << "wrote " << o.output << " and " << targetOut << ": " << mapping.tasks()
+                    << " ranks (from " << o.mapping << ")\n";
     return 0;
   }
   writeFileAtomically(o.output,
                       writeRankMap(parseMapFormat(o.to), mapping, machine, box, nodes, rankMap));
-  std::cout << "wrote " << o.output << ": " << mapping.tasks() << " ranks, " << o.to << " (from "
-            << o.mapping << ")\n";
+  report(o.quiet) << "wrote " << o.output << ": " << mapping.tasks() << " ranks, " << o.to
+                  << " (from " << o.mapping << ")\n";
   return 0;
 }
 
 }  // namespace
 
-CLI::App* addConvertCommand(CLI::App& app, ConvertOptions& o) {
+CLI::App* addConvertCommand(CLI::App& app, ConvertOptions& o, Deprecations& deprecated) {
   CLI::App* cmd = app.add_subcommand(
       "convert",
       "write a trace or a mapping in another format (docs/convert.md)\n  examples: tac3map "
@@ -170,10 +173,13 @@ CLI::App* addConvertCommand(CLI::App& app, ConvertOptions& o) {
       "nodes.txt --to fujitsu-vcoord -o job.vcoord");
   cmd->add_option("trace", o.input.trace,
                   "trace to convert: native, SimGrid TI or DUMPI (index file or folder)");
-  cmd->add_option("--format,--trace-format", o.input.format,
+  const std::vector<std::string> traceFormats{"auto", "native", "simgrid-ti", "dumpi"};
+  cmd->add_option("--trace-format", o.input.format,
                   "input trace format: auto | native | simgrid-ti | dumpi")
-      ->check(CLI::IsMember({"auto", "native", "simgrid-ti", "dumpi"}))
+      ->check(CLI::IsMember(traceFormats))
       ->capture_default_str();
+  deprecated.add(*cmd, "--format", "--trace-format", o.input.format, "old --trace-format")
+      ->check(CLI::IsMember(traceFormats));
   cmd->add_option("--iteration", o.input.iteration,
                   "which kernel iteration to write when the trace has 'iteration' markers")
       ->capture_default_str();
@@ -185,7 +191,7 @@ CLI::App* addConvertCommand(CLI::App& app, ConvertOptions& o) {
                   "scatterv, allgatherv, alltoallv)");
   std::vector<std::string> formats = kTraceFormats;
   formats.insert(formats.end(), kMapFormats.begin(), kMapFormats.end());
-  cmd->add_option("--to", o.to,
+  cmd->add_option("--output-format,-f,--to", o.to,
                   "output format: a trace to " + listed(kTraceFormats) + "; a mapping to " +
                       listed(kMapFormats))
       ->check(CLI::IsMember(formats))
@@ -194,6 +200,7 @@ CLI::App* addConvertCommand(CLI::App& app, ConvertOptions& o) {
                   "file to write (simgrid-ti, dumpi: an index, the per-rank files beside it; "
                   "scotch: the .map, its target .tgt beside it)")
       ->required();
+  cmd->add_flag("--quiet,-q", o.quiet, "print nothing but errors");
   cmd->add_option("--mapping", o.mapping,
                   "mapping to convert: any rank-map format (recognised) or a Scotch .map");
   cmd->add_option("--target", o.target, "the Scotch target (.tgt) a Scotch --mapping refers to");

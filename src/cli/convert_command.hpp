@@ -4,13 +4,14 @@
 //             dumpi2ascii prints it, the native text format;
 //   mappings: tac3map convert --mapping IN [--target IN.tgt] --to FORMAT -o OUT --machine M
 //             [--shape S] [--nodes T] [--ranks-per-node K]: between every launcher format of
-//             `map --map-format` and Scotch's .map (+ .tgt).
+//             `map --output-format` and Scotch's .map (+ .tgt).
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <string>
 
 #include "commands.hpp"
+#include "usage.hpp"
 
 namespace tac3map::cli {
 
@@ -26,9 +27,11 @@ struct ConvertOptions {
   int socketsPerNode = 0;  // 0: the machine file's
   std::string bind = "core";
   int ranks = 0;  // Scotch input: the ranks are vertices 0..ranks-1 (0: all)
+  bool quiet = false;
 };
 
-CLI::App* addConvertCommand(CLI::App& app, ConvertOptions& options);
+// Its old --format spelling (of --trace-format) goes to `deprecated`.
+CLI::App* addConvertCommand(CLI::App& app, ConvertOptions& options, Deprecations& deprecated);
 int runConvert(const ConvertOptions& options);
 
 }  // namespace tac3map::cli

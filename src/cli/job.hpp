@@ -19,7 +19,7 @@
 
 namespace tac3map::cli {
 
-// The trace of --trace/--format/--iteration, refused as soon as it names more ranks than `ranks`
+// The trace of --trace/--trace-format/--iteration, refused as soon as it names more ranks than `ranks`
 // (the global limit of a trace read without a box, or a job's capacity).
 Trace loadTrace(const TraceInput& input, const RankLimit& ranks = {});
 // The ranks a job can hold: its box's nodes (a graph machine's compute nodes) times the ranks

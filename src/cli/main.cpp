@@ -1,4 +1,5 @@
-// The tac3map command: subcommands map, score, ccs and gen (see README.md).
+// The tac3map command: its subcommands and their options (docs/cli.md, generated from this
+// file's --help texts by scripts/update-cli-doc.sh).
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <new>
@@ -15,24 +16,30 @@
 #include "tac3map/io/limits.hpp"
 #include "tac3map/search/objectives.hpp"
 #include "topology_command.hpp"
+#include "usage.hpp"
 #include "version.hpp"
 
 namespace {
 
 using namespace tac3map::cli;
 
-// `score` has its own --format (table|json|csv, issue 5); there the trace format is only
-// --trace-format, which every command accepts.
-void addTraceOptions(CLI::App& app, TraceInput& input, bool formatFlag = true) {
+// Options that read a trace. Its format is --trace-format; --format, its old spelling, still
+// works with a note where it meant the trace format (where it meant the output format, on
+// `score`, it is that command's old spelling of --output-format).
+const std::vector<std::string> kTraceFormatNames{"auto", "native", "simgrid-ti", "dumpi"};
+
+void addTraceOptions(CLI::App& app, TraceInput& input, Deprecations* deprecated) {
   app.add_option("--trace,-t", input.trace,
                  "trace: native, SimGrid time-independent, or DUMPI ascii (an index file listing "
                  "one file per rank for the latter two; for DUMPI also the folder of "
                  "dumpi2ascii's .txt files)")
       ->required();
-  app.add_option(formatFlag ? "--format,--trace-format" : "--trace-format", input.format,
-                 "trace format: auto | native | simgrid-ti | dumpi")
-      ->check(CLI::IsMember({"auto", "native", "simgrid-ti", "dumpi"}))
+  app.add_option("--trace-format", input.format, "trace format: auto | native | simgrid-ti | dumpi")
+      ->check(CLI::IsMember(kTraceFormatNames))
       ->capture_default_str();
+  if (deprecated)
+    deprecated->add(app, "--format", "--trace-format", input.format, "old --trace-format")
+        ->check(CLI::IsMember(kTraceFormatNames));
   app.add_option("--iteration", input.iteration,
                  "which kernel iteration to use when the trace has 'iteration' markers")
       ->capture_default_str();
@@ -89,9 +96,13 @@ void addBoxOptions(CLI::App& app, BoxInput& box) {
 
 int main(int argc, char** argv) {
   const MpiSession mpi(&argc, &argv);  // only when launched by mpirun (distributed.hpp)
-  CLI::App app{"tac3map: contention-aware task mapping for multi-dimensional mesh/torus networks"};
+  CLI::App app{
+      "tac3map: contention-aware task mapping for MPI programs on mesh/torus and graph "
+      "networks",
+      "tac3map"};
   app.require_subcommand(1);
   app.set_version_flag("--version", versionText(), "print the version and git revision, and exit");
+  Deprecations deprecated;
 
   MapOptions map;
   CLI::App* mapCmd = app.add_subcommand(
@@ -100,13 +111,15 @@ int main(int argc, char** argv) {
       "--machine topologies/fx10.json --shape 2x2x2x2x3x2 --trace examples/cg64-sendrecv.trace -o "
       "cg64.map");
   addBoxOptions(*mapCmd, map.box);
-  addTraceOptions(*mapCmd, map.input);
+  addTraceOptions(*mapCmd, map.input, &deprecated);
   std::string objectives;
   for (const tac3map::ObjectiveSpec& spec : tac3map::objectiveSpecs())
     objectives +=
         (objectives.empty() ? "" : " | ") + std::string(spec.name) + ": " + spec.description;
   mapCmd->add_option("--objective", map.objective, objectives)->capture_default_str();
-  mapCmd->add_option("--seed", map.seed, "random seed")->capture_default_str();
+  mapCmd->add_option("--seed", map.seed, "random seed (0 to 2^64-1)")
+      ->check(nonNegative())
+      ->capture_default_str();
   mapCmd
       ->add_option(
           "--init", map.init,
@@ -154,15 +167,20 @@ int main(int argc, char** argv) {
                    "depend on it)")
       ->check(CLI::Range(1, tac3map::limits::kMaxThreads))
       ->capture_default_str();
-  mapCmd->add_flag("--quiet,-q", map.quiet, "no progress line on the terminal");
+  mapCmd->add_flag("--quiet,-q", map.quiet,
+                   "print nothing but errors (no progress line, no summary)");
   mapCmd->add_option("--output,-o", map.output, "mapping file to write")->required();
+  const std::vector<std::string> mapFormats{"coords",           "json",           "fujitsu-vcoord",
+                                            "openmpi-rankfile", "slurm-hostfile", "cray-rank-order",
+                                            "bgq-mapfile"};
   mapCmd
-      ->add_option("--map-format", map.mapFormat,
+      ->add_option("--output-format,-f", map.mapFormat,
                    "format of -o: coords | json | fujitsu-vcoord | openmpi-rankfile | "
-                   "slurm-hostfile | cray-rank-order | bgq-mapfile")
-      ->check(CLI::IsMember({"coords", "json", "fujitsu-vcoord", "openmpi-rankfile",
-                             "slurm-hostfile", "cray-rank-order", "bgq-mapfile"}))
+                   "slurm-hostfile | cray-rank-order | bgq-mapfile (docs/rankmap-formats.md)")
+      ->check(CLI::IsMember(mapFormats))
       ->capture_default_str();
+  deprecated.add(*mapCmd, "--map-format", "--output-format", map.mapFormat, "old --output-format")
+      ->check(CLI::IsMember(mapFormats));
   mapCmd
       ->add_option("--cores-per-node", map.coresPerNode,
                    "cores per node (C): openmpi-rankfile --bind core binds slot s to cores "
@@ -189,17 +207,22 @@ int main(int argc, char** argv) {
       "score",
       "score mappings (files or names) against a trace\n  example: tac3map score --machine "
       "topologies/fx10.json --shape 2x2x2x2x3x2 --trace examples/cg64-sendrecv.trace identity "
-      "tofu-default a.map --format table");
+      "tofu-default a.map");
   addBoxOptions(*scoreCmd, score.box);
-  addTraceOptions(*scoreCmd, score.input, false);
+  addTraceOptions(*scoreCmd, score.input, nullptr);
   scoreCmd
       ->add_option("mappings", score.mappings,
                    "mapping files or names: identity, random:SEED, tofu-default")
       ->required();
-  scoreCmd->add_option("--format", score.format, "table (best per column marked *) | json | csv")
-      ->check(CLI::IsMember({"table", "json", "csv"}))
+  const std::vector<std::string> scoreFormats{"table", "json", "csv"};
+  scoreCmd
+      ->add_option("--output-format,-f", score.format,
+                   "table (best per column marked *) | json | csv")
+      ->check(CLI::IsMember(scoreFormats))
       ->capture_default_str();
-  scoreCmd->add_flag("--json", score.json, "the same as --format json");
+  deprecated.add(*scoreCmd, "--format", "--output-format", score.format, "old --output-format")
+      ->check(CLI::IsMember(scoreFormats));
+  scoreCmd->add_flag("--json", score.json, "the same as --output-format json");
   scoreCmd->add_option("--baseline", score.baseline,
                        "the mapping (as given) the ratio columns divide by; default: the first");
   scoreCmd->add_option("--profile", score.profile,
@@ -216,7 +239,7 @@ int main(int argc, char** argv) {
       "examples/cg64-sendrecv.trace tofu-default --profile topologies/fx10-profile.json "
       "--barriers");
   addBoxOptions(*predictCmd, predict.box);
-  addTraceOptions(*predictCmd, predict.input);
+  addTraceOptions(*predictCmd, predict.input, &deprecated);
   predictCmd->add_option("mapping", predict.mapping, "mapping file or name")->required();
   predictCmd->add_option("--profile", predict.profile, "profile JSON (tac3map-pingpong writes one)")
       ->required();
@@ -228,7 +251,10 @@ int main(int argc, char** argv) {
   predictCmd->add_flag("--collectives-compare", predict.collectivesCompare,
                        "each collective's predicted time under every algorithm, the best, and "
                        "the best by message size");
-  predictCmd->add_flag("--json", predict.json, "print JSON");
+  predictCmd->add_option("--output-format,-f", predict.format, "text | json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  predictCmd->add_flag("--json", predict.json, "the same as --output-format json");
 
   VizOptionsCli viz;
   CLI::App* vizCmd = app.add_subcommand(
@@ -237,7 +263,7 @@ int main(int argc, char** argv) {
       "topologies/fx10.json --shape 2x2x2x2x3x2 --trace examples/cg64-sendrecv.trace cg64.map "
       "--compare identity -o cg64.svg");
   addBoxOptions(*vizCmd, viz.box);
-  addTraceOptions(*vizCmd, viz.input);
+  addTraceOptions(*vizCmd, viz.input, &deprecated);
   vizCmd->add_option("mapping", viz.mapping, "mapping file or name (identity, tofu-default, ...)")
       ->required();
   vizCmd->add_option("--compare", viz.compare, "a second mapping, drawn side by side");
@@ -245,6 +271,7 @@ int main(int argc, char** argv) {
                    "one panel per mapping (largest load per link over the CCSs); automatic "
                    "above 1500 nodes");
   vizCmd->add_option("--output,-o", viz.output, "SVG file to write")->required();
+  vizCmd->add_flag("--quiet,-q", viz.quiet, "print nothing but errors");
 
   SweepOptions sweep;
   CLI::App* sweepCmd = app.add_subcommand(
@@ -257,15 +284,21 @@ int main(int argc, char** argv) {
   sweepCmd->add_option("--threads", sweep.threads, "entries run in parallel")
       ->check(CLI::Range(1, tac3map::limits::kMaxThreads))
       ->capture_default_str();
-  sweepCmd->add_flag("--quiet,-q", sweep.quiet, "no line per finished entry on stderr");
+  sweepCmd->add_flag("--quiet,-q", sweep.quiet,
+                     "print nothing but errors (no line per finished entry, no summary)");
 
   CcsOptionsCli ccs;
   CLI::App* ccsCmd = app.add_subcommand(
       "ccs",
       "print the concurrent communication sets of a trace\n  example: tac3map ccs "
       "--trace examples/cg64-sendrecv.trace --json");
-  addTraceOptions(*ccsCmd, ccs.input);
-  ccsCmd->add_flag("--json", ccs.json, "print {\"ccs\": [[{src, dst, bytes}, ...], ...]}");
+  addTraceOptions(*ccsCmd, ccs.input, &deprecated);
+  ccsCmd
+      ->add_option("--output-format,-f", ccs.format,
+                   "text | json ({\"ccs\": [[{src, dst, bytes}, ...], ...]})")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  ccsCmd->add_flag("--json", ccs.json, "the same as --output-format json");
 
   GenCgOptions gen;
   CLI::App* genCmd = app.add_subcommand("gen", "write synthetic traces");
@@ -276,7 +309,9 @@ int main(int argc, char** argv) {
       "1048576 --variant sendrecv -o cg64.trace");
   cgCmd->add_option("--ranks", gen.pattern.ranks, "number of ranks (a power of two)")
       ->capture_default_str();
-  cgCmd->add_option("--bytes", gen.pattern.bytes, "bytes per message")->capture_default_str();
+  cgCmd->add_option("--bytes", gen.pattern.bytes, "bytes per message")
+      ->check(nonNegative())
+      ->capture_default_str();
   cgCmd
       ->add_option("--variant", gen.variant,
                    "sendrecv | isend (irecv+isend+waitall) | send (irecv+send+wait)")
@@ -296,6 +331,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   stencilCmd->add_flag("--periodic", stencil.pattern.periodic, "wrap around the grid's edges");
   stencilCmd->add_option("--bytes", stencil.pattern.bytes, "bytes per message")
+      ->check(nonNegative())
       ->capture_default_str();
   stencilCmd
       ->add_option("--variant", stencil.variant,
@@ -316,6 +352,7 @@ int main(int argc, char** argv) {
   alltoallCmd->add_option("--group", alltoall.pattern.group, "ranks per group (divides --ranks)")
       ->capture_default_str();
   alltoallCmd->add_option("--bytes", alltoall.pattern.bytes, "bytes per message")
+      ->check(nonNegative())
       ->capture_default_str();
   alltoallCmd
       ->add_option("--variant", alltoall.variant,
@@ -336,10 +373,15 @@ int main(int argc, char** argv) {
   randomCmd
       ->add_option("--bytes", random.pattern.bytes,
                    "bytes per message (the smallest with --max-bytes)")
+      ->check(nonNegative())
       ->capture_default_str();
-  randomCmd->add_option("--max-bytes", random.pattern.maxBytes,
-                        "sizes uniform in [--bytes, --max-bytes]");
-  randomCmd->add_option("--seed", random.pattern.seed, "random seed")->capture_default_str();
+  randomCmd
+      ->add_option("--max-bytes", random.pattern.maxBytes,
+                   "sizes uniform in [--bytes, --max-bytes]")
+      ->check(nonNegative());
+  randomCmd->add_option("--seed", random.pattern.seed, "random seed")
+      ->check(nonNegative())
+      ->capture_default_str();
   randomCmd->add_option("--iterations", random.pattern.iterations, "kernel iterations")
       ->capture_default_str();
   randomCmd->add_option("--output,-o", random.output, "trace file (default: standard output)");
@@ -347,7 +389,7 @@ int main(int argc, char** argv) {
   PlatformOptions platform;
   CLI::App* platformCmd = addPlatformCommand(app, platform);
   ConvertOptions convert;
-  CLI::App* convertCmd = addConvertCommand(app, convert);
+  CLI::App* convertCmd = addConvertCommand(app, convert, deprecated);
   BcastOptions bcast;
   CLI::App* bcastCmd = addBcastCommand(app, bcast);
   TopologyOptions topology;
@@ -357,9 +399,14 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // --help and --version are "errors" with code 0 in CLI11; every real usage error exits
-    // with one documented code, whatever CLI11's own number for it.
-    return app.exit(e) == 0 ? tac3map::kExitOk : tac3map::kExitUsage;
+    // with one documented code, whatever CLI11's own number for it, after one message with a
+    // "did you mean" where a name was misspelt.
+    if (e.get_exit_code() == 0) return app.exit(e);
+    if (MpiSession::rank() == 0)
+      std::cerr << usageError(app, std::vector<std::string>(argv + 1, argv + argc), e.what());
+    return tac3map::kExitUsage;
   }
+  if (MpiSession::rank() == 0) deprecated.warn(std::cerr);
   try {
     if (mapCmd->parsed()) return runMap(map);
     if (scoreCmd->parsed()) return runScore(score);

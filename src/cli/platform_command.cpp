@@ -12,6 +12,7 @@
 #include "tac3map/mapping/rankmap.hpp"
 #include "tac3map/network/network.hpp"
 #include "tac3map/output/platform.hpp"
+#include "usage.hpp"
 
 namespace tac3map::cli {
 
@@ -49,6 +50,7 @@ CLI::App* addPlatformCommand(CLI::App& app, PlatformOptions& o) {
       ->capture_default_str();
   cmd->add_option("--output,-o", o.output, "platform XML to write")->required();
   cmd->add_option("--hostfile", o.hostfile, "SMPI host file to write: line r = the host of rank r");
+  cmd->add_flag("--quiet,-q", o.quiet, "print nothing but errors");
   return cmd;
 }
 
@@ -102,13 +104,14 @@ int runPlatform(const PlatformOptions& o) {
   }
   for (StagedFile& file : outputs) file.commit();
   const std::size_t nodes = static_cast<std::size_t>(box.nodeCount);
-  std::cout << "wrote " << o.output << ": " << nodes << " hosts, " << nodes * nodes << " routes, "
-            << machine.injectionEngines << " injection engine"
-            << (machine.injectionEngines == 1 ? "" : "s") << " per node";
+  std::ostream& out = report(o.quiet);
+  out << "wrote " << o.output << ": " << nodes << " hosts, " << nodes * nodes << " routes, "
+      << machine.injectionEngines << " injection engine"
+      << (machine.injectionEngines == 1 ? "" : "s") << " per node";
   if (!o.hostfile.empty())
-    std::cout << "; " << o.hostfile << ": " << ranks << " ranks (" << o.mapping << ", "
-              << o.ranksPerNode << " per node)";
-  std::cout << "\n";
+    out << "; " << o.hostfile << ": " << ranks << " ranks (" << o.mapping << ", " << o.ranksPerNode
+        << " per node)";
+  out << "\n";
   return 0;
 }
 

@@ -19,6 +19,7 @@ struct PlatformOptions {
   std::string mapping = "identity";
   std::string output;
   std::string hostfile;
+  bool quiet = false;
 };
 
 CLI::App* addPlatformCommand(CLI::App& app, PlatformOptions& options);

@@ -144,7 +144,7 @@ ScoreFormat parseScoreFormat(const std::string& name) {
   if (name == "table") return ScoreFormat::Table;
   if (name == "json") return ScoreFormat::Json;
   if (name == "csv") return ScoreFormat::Csv;
-  throw InputError("--format must be table, json or csv, not '" + name + "'");
+  throw InputError("--output-format must be table, json or csv, not '" + name + "'");
 }
 
 nlohmann::json scoresJson(const Scores& s) {

@@ -6,6 +6,7 @@
 #include "tac3map/io/atomic_file.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/network/machine.hpp"
+#include "usage.hpp"
 
 namespace tac3map::cli {
 namespace {
@@ -36,6 +37,7 @@ std::vector<CLI::App*> addTopologyCommand(CLI::App& app, TopologyOptions& o) {
             perLevel ? "seconds per link of each level, comma-separated" : "seconds per link")
         ->capture_default_str();
     kind->add_option("--output,-o", o.output, "machine file to write")->required();
+    kind->add_flag("--quiet,-q", o.quiet, "print nothing but errors");
   };
   CLI::App* torus = cmd->add_subcommand("torus", "a mesh/torus in the axes format");
   torus->add_option("--sizes", o.sizes, "extents, e.g. 4x4x4")->required();
@@ -84,7 +86,7 @@ int runTopology(const std::string& kind, const TopologyOptions& o) {
     text = dragonflyMachine(o.groups, o.routers, o.hosts, first, global);
   }
   writeFileAtomically(o.output, text);
-  std::cout << "wrote " << o.output << " (" << kind << ")\n";
+  report(o.quiet) << "wrote " << o.output << " (" << kind << ")\n";
   return 0;
 }
 

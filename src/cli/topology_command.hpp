@@ -17,6 +17,7 @@ struct TopologyOptions {
   int groups = 4, routers = 4, hosts = 2;          // dragonfly
   double globalBandwidth = 0, globalLatency = -1;  // dragonfly: default = local's
   std::string output;
+  bool quiet = false;
 };
 
 // Adds `topology` with its four kinds; returns the kinds' subcommands.

@@ -929,7 +929,7 @@ TraceFormat parseTraceFormat(const std::string& name) {
   if (name == "native") return TraceFormat::Native;
   if (name == "simgrid-ti") return TraceFormat::SimgridTi;
   if (name == "dumpi") return TraceFormat::Dumpi;
-  throw InputError("--format '" + name + "': expected auto, native, simgrid-ti or dumpi");
+  throw InputError("--trace-format '" + name + "': expected auto, native, simgrid-ti or dumpi");
 }
 
 const char* traceFormatName(TraceFormat format) {

@@ -339,7 +339,7 @@ Mapping readJson(const std::string& text, const std::string& source, const Box& 
 MapFormat parseMapFormat(const std::string& name) {
   for (const Named& f : kFormats)
     if (name == f.name) return f.format;
-  throw InputError("--map-format '" + name +
+  throw InputError("--output-format '" + name +
                    "': expected coords, json, fujitsu-vcoord, openmpi-rankfile, slurm-hostfile, "
                    "cray-rank-order or bgq-mapfile");
 }

@@ -1,6 +1,6 @@
 // Traces other tools write, read into the native model (trace.hpp): SimGrid SMPI
 // time-independent traces (current and older tag-less syntax) and DUMPI traces as printed by
-// dumpi2ascii. `--format auto` recognises the format from the content. docs/trace-formats.md
+// dumpi2ascii. `--trace-format auto` recognises the format from the content. docs/trace-formats.md
 // gives what is read, how, and what is ignored. Errors name the file and line.
 #pragma once
 

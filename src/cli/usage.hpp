@@ -1,0 +1,49 @@
+// What every subcommand's command line shares beyond CLI11: old option spellings that keep
+// working with a note (Deprecations), "did you mean" after a parse error (usageError), and
+// --quiet (report()).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace tac3map::cli {
+
+// Old spellings of renamed options (docs/cli.md, "Renamed options"): each is an option of its
+// own, bound to the same variable as its new name, hidden from --help. A run that uses one
+// gets one note per spelling on stderr, even with --quiet (a script should be updated).
+class Deprecations {
+ public:
+  template <typename T>
+  CLI::Option* add(CLI::App& app, const std::string& oldName, const std::string& newName,
+                   T& variable, const std::string& description) {
+    CLI::Option* option = app.add_option(oldName, variable, description)->group("");
+    options_.push_back({option, oldName, newName});
+    return option;
+  }
+  // After parsing: "tac3map: note: --format is deprecated; use --trace-format" for each used.
+  void warn(std::ostream& err) const;
+
+ private:
+  struct Renamed {
+    CLI::Option* option;
+    std::string oldName, newName;
+  };
+  std::vector<Renamed> options_;
+};
+
+// The one-line message for a CLI11 parse error: "tac3map: error: ", then "unknown option
+// '--shpae' (did you mean '--shape'?)" for the first unknown subcommand or option of `args`
+// (argv without the program name), else CLI11's text, then the --help of the subcommand.
+std::string usageError(const CLI::App& app, const std::vector<std::string>& args,
+                       const std::string& message);
+
+// A check for unsigned options (seeds, byte counts): a negative value is a usage error.
+const CLI::Validator& nonNegative();
+
+// The stream a command's informational lines go to: standard output, or nowhere with --quiet
+// (errors and deprecation notes still reach stderr).
+std::ostream& report(bool quiet);
+
+}  // namespace tac3map::cli
