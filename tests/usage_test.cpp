@@ -88,6 +88,26 @@ TEST_F(Usage, MisspeltNamesGetOneLineWithADidYouMean) {
   EXPECT_TRUE(outputEmpty());
 }
 
+TEST_F(Usage, MisspeltMappingNamesStartsAndObjectivesGetADidYouMean) {
+  const auto refused = [&](const std::string& args, const std::string& expected) {
+    const Outcome r = run(args);
+    EXPECT_EQ(r.exitCode, kExitInput) << args;
+    EXPECT_NE(r.err.find(expected), std::string::npos) << args << "\n" << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+  };
+  refused("score " + kJob + " identity identiy",
+          "'identiy' is neither a mapping file nor a mapping name (identity, block, round-robin, "
+          "tofu-default, random:SEED) (did you mean 'identity'?)");
+  refused("map " + kJob + " --init geometirc -o " + out("m.map"),
+          "--init 'geometirc': neither a start (auto, identity, round-robin, random, "
+          "tofu-default, ");
+  refused("map " + kJob + " --init geometirc -o " + out("m.map"), "(did you mean 'geometric'?)");
+  refused("map " + kJob + " --objective tahv -o " + out("m.map"), "(did you mean 'tahb'?)");
+  // A path is a file that is missing, not a misspelt name.
+  refused("score " + kJob + " identity no/such.map", "no/such.map: cannot open mapping file");
+  EXPECT_TRUE(outputEmpty());
+}
+
 TEST_F(Usage, NegativeSeedsAndSizesAreUsageErrors) {
   // CLI11 would read -1 into an unsigned option as 2^64-1.
   for (const std::string& args :

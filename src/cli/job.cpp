@@ -1,11 +1,13 @@
 #include "job.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <utility>
 
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/limits.hpp"
+#include "tac3map/io/suggest.hpp"
 #include "tac3map/io/trace_formats.hpp"
 #include "tac3map/mapping/mapping_names.hpp"
 
@@ -137,6 +139,17 @@ Mapping Job::start(const std::string& init, ObjectiveKind objective, const Sched
     const std::string why = mapper->whyNot(context);
     if (!why.empty()) throw InputError("--init " + init + ": " + why);
     return mapper->build(context);
+  }
+  if (!isMappingName(init) && init.find_first_of("/.") == std::string::npos &&
+      !std::filesystem::exists(init)) {
+    std::vector<std::string> starts{"auto", "identity", "round-robin", "random", "tofu-default"};
+    for (const auto& mapper : initialMappers())
+      if (std::find(starts.begin(), starts.end(), mapper->name()) == starts.end())
+        starts.push_back(mapper->name());
+    std::string list;
+    for (const std::string& name : starts) list += (list.empty() ? "" : ", ") + name;
+    throw InputError("--init '" + init + "': neither a start (" + list +
+                     ", random:SEED) nor a mapping file" + didYouMean(init, starts));
   }
   return mapping(init, coresPerNode);
 }

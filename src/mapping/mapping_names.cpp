@@ -1,8 +1,10 @@
 #include "tac3map/mapping/mapping_names.hpp"
 
 #include <charconv>
+#include <filesystem>
 
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/suggest.hpp"
 #include "tac3map/mapping/rankmap.hpp"
 #include "tac3map/network/tofu_view.hpp"
 
@@ -46,6 +48,12 @@ Mapping resolveMapping(const std::string& nameOrFile, const Machine& machine, co
   if (nameOrFile == "tofu-default") return tofuDefaultMapping(tasks, machine, box, slotsPerNode);
   if (const auto seed = randomMappingSeed(nameOrFile))
     return randomMapping(tasks, box, *seed, slotsPerNode);
+  // A bare word that is not a file is more likely a misspelt name than a missing file.
+  if (nameOrFile.find_first_of("/.") == std::string::npos && !std::filesystem::exists(nameOrFile))
+    throw InputError("'" + nameOrFile +
+                     "' is neither a mapping file nor a mapping name (identity, block, "
+                     "round-robin, tofu-default, random:SEED)" +
+                     didYouMean(nameOrFile, {"identity", "block", "round-robin", "tofu-default"}));
   return readRankMap(nameOrFile, machine, box, tasks, table, options ? *options : RankMapOptions{});
 }
 

@@ -5,6 +5,7 @@
 
 #include "annealing_loop.hpp"
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/suggest.hpp"
 #include "tac3map/search/incremental.hpp"
 #include "tac3map/search/incremental_compact.hpp"
 #include "tac3map/search/incremental_general.hpp"
@@ -106,11 +107,14 @@ const ObjectiveSpec& objectiveSpec(ObjectiveKind kind) {
 
 const ObjectiveSpec& objectiveSpec(const std::string& name) {
   std::string known;
+  std::vector<std::string> names;
   for (const ObjectiveSpec& spec : objectiveSpecs()) {
     if (name == spec.name) return spec;
     known += known.empty() ? spec.name : std::string(", ") + spec.name;
+    names.push_back(spec.name);
   }
-  throw InputError("--objective '" + name + "': expected one of " + known);
+  throw InputError("--objective '" + name + "': expected one of " + known +
+                   didYouMean(name, names));
 }
 
 ObjectiveKind parseObjective(const std::string& name) {
