@@ -10,9 +10,11 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "tac3map/gen/cg_pattern.hpp"
 #include "tac3map/gen/topologies.hpp"
+#include "tac3map/io/error.hpp"
 #include "tac3map/io/trace.hpp"
 #include "tac3map/model/ccs.hpp"
 #include "tac3map/output/graph_viz.hpp"
@@ -86,25 +88,61 @@ struct Cg64 {
   Problem problem = generateCgProblem(CgOptions{});  // 64 ranks
 };
 
-TEST(Viz, LayoutPlacesEveryNodeOnceTofuOuterAxesOutside) {
+VizOptions titled(const std::string& title, bool aggregateOnly = false,
+                  VizDetail detail = VizDetail::Auto) {
+  VizOptions options;
+  options.title = title;
+  options.aggregateOnly = aggregateOnly;
+  options.detail = detail;
+  return options;
+}
+
+// The small multiples: the slice plane is the box's two largest axes (B across, then the
+// first of the size-2 axes, X, down), one slice per combination of the others, every node in
+// exactly one place; --plane picks the plane.
+TEST(Viz, SliceLayoutPlacesEveryNodeOnceInThePlaneOfTheLargestAxes) {
   const Cg64 cg;
-  const GridLayout layout = gridLayout(cg.machine, cg.box);
-  EXPECT_EQ(layout.columnAxes, (std::vector<int>{2, 0, 5, 3}));  // Z, X, C, A
-  EXPECT_EQ(layout.rowAxes, (std::vector<int>{1, 4}));           // Y, B
-  EXPECT_EQ(layout.columns * layout.rows, cg.box.nodeCount);
-  std::set<std::pair<int, int>> used;
-  for (const GridPlace& p : layout.place) {
-    EXPECT_TRUE(p.column >= 0 && p.column < layout.columns && p.row >= 0 && p.row < layout.rows);
-    used.insert({p.column, p.row});
+  const SliceLayout layout = sliceLayout(cg.machine, cg.box);
+  EXPECT_EQ(layout.columnAxis, 4);  // B (3)
+  EXPECT_EQ(layout.rowAxis, 0);     // X (2)
+  EXPECT_EQ(layout.columns, 3);
+  EXPECT_EQ(layout.rows, 2);
+  EXPECT_EQ(layout.gridColumns * layout.gridRows, 16);  // Y, Z, A, C
+  std::vector<int> others = layout.gridColumnAxes;
+  others.insert(others.end(), layout.gridRowAxes.begin(), layout.gridRowAxes.end());
+  std::sort(others.begin(), others.end());
+  EXPECT_EQ(others, (std::vector<int>{1, 2, 3, 5}));
+  std::set<std::tuple<int, int, int, int>> used;
+  for (int node = 0; node < cg.box.nodeCount; ++node) {
+    const SlicePlace& p = layout.place[node];
+    const std::vector<int> c = cg.box.coordinatesOf(node);
+    EXPECT_EQ(p.column, c[4]);
+    EXPECT_EQ(p.row, c[0]);
+    EXPECT_TRUE(p.gridColumn >= 0 && p.gridColumn < layout.gridColumns && p.gridRow >= 0 &&
+                p.gridRow < layout.gridRows);
+    used.insert({p.gridColumn, p.gridRow, p.column, p.row});
   }
   EXPECT_EQ(used.size(), static_cast<std::size_t>(cg.box.nodeCount));
+  const SliceLayout xy = sliceLayout(cg.machine, cg.box, parsePlane(cg.machine, "X,Y"));
+  EXPECT_EQ(xy.columnAxis, 0);
+  EXPECT_EQ(xy.rowAxis, 1);
+  EXPECT_EQ(xy.gridColumns * xy.gridRows, 24);
+  EXPECT_THROW(parsePlane(cg.machine, "X"), InputError);
+  EXPECT_THROW(parsePlane(cg.machine, "X,X"), InputError);
+  EXPECT_THROW(parsePlane(cg.machine, "X,Q"), InputError);
+  EXPECT_THROW(parseDetail("all"), InputError);
+  EXPECT_EQ(resolveDetail(VizDetail::Auto, 256), VizDetail::Links);
+  EXPECT_EQ(resolveDetail(VizDetail::Auto, 1152), VizDetail::Nodes);
+  EXPECT_EQ(resolveDetail(VizDetail::Auto, 8193), VizDetail::Summary);
+  EXPECT_EQ(resolveDetail(VizDetail::Links, 100000), VizDetail::Links);
 }
 
 TEST(Viz, SvgIsWellFormedAndCarriesEachCcsLoads) {
   const Cg64 cg;
   const std::vector<VizMapping> mappings = {{"random <7> & co", randomMapping(64, cg.box, 7)},
                                             {"identity", identityMapping(64, cg.box)}};
-  const std::string svg = renderSvg(cg.machine, cg.box, cg.router, cg.problem, mappings, {"t"});
+  const std::string svg =
+      renderSvg(cg.machine, cg.box, cg.router, cg.problem, mappings, titled("t"));
   std::string why;
   ASSERT_TRUE(wellFormed(svg, why)) << why;
 
@@ -160,7 +198,7 @@ TEST(Viz, NodesListTheirRanksInSlotOrder) {
   const Cg64 cg;
   const Mapping block = randomMapping(64, cg.box, 3, 4);  // 64 ranks in 4 slots of 96 nodes
   const std::string svg =
-      renderSvg(cg.machine, cg.box, cg.router, cg.problem, {{"k4", block}}, {"t", true});
+      renderSvg(cg.machine, cg.box, cg.router, cg.problem, {{"k4", block}}, titled("t", true));
   std::string why;
   ASSERT_TRUE(wellFormed(svg, why)) << why;
   std::map<int, std::string> expected;
@@ -303,7 +341,7 @@ TEST(Viz, GraphSvgCarriesEachCcsLoadsAndDrawsEveryNodeAndSwitch) {
     SCOPED_TRACE(graph.name);
     const std::vector<VizMapping> mappings = {{"random", randomMapping(16, g.box, 7)},
                                               {"identity", identityMapping(16, g.box)}};
-    const std::string svg = renderSvg(g.machine, g.box, g.router, g.problem, mappings, {"t"});
+    const std::string svg = renderSvg(g.machine, g.box, g.router, g.problem, mappings, titled("t"));
     std::string why;
     ASSERT_TRUE(wellFormed(svg, why)) << why;
     const GraphPicture picture = readGraphPicture(svg);
@@ -379,9 +417,9 @@ TEST(Viz, GraphTreesDrawWithoutCrossings) {
     const int ranks = arity[0] == 3 ? 8 : 16;  // 12 compute nodes: 8 ranks, some nodes free
     const GraphCase g(switchesReversed(treeMachine(arity, {{}})), ranks);
     const GraphNetwork& graph = *g.machine.graph;
-    const GraphPicture picture =
-        readGraphPicture(renderSvg(g.machine, g.box, g.router, g.problem,
-                                   {{"identity", identityMapping(ranks, g.box)}}, {"t", true}));
+    const GraphPicture picture = readGraphPicture(
+        renderSvg(g.machine, g.box, g.router, g.problem,
+                  {{"identity", identityMapping(ranks, g.box)}}, titled("t", true)));
     ASSERT_EQ(picture.computeAt.size(), static_cast<std::size_t>(graph.computeCount()));
     const auto at = [&](int node) {
       if (!graph.nodes[node].compute) return picture.switchAt.at(graph.nodes[node].name);

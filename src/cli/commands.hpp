@@ -91,6 +91,8 @@ struct VizOptionsCli {
   std::string output;
   bool aggregateOnly = false;
   bool quiet = false;
+  std::string detail = "auto";  // auto | links | nodes | summary
+  std::string plane;            // "X,Y": the slice plane's axes (empty: the two largest)
 };
 
 int runViz(const VizOptionsCli& options);

@@ -259,9 +259,9 @@ int main(int argc, char** argv) {
   VizOptionsCli viz;
   CLI::App* vizCmd = app.add_subcommand(
       "viz",
-      "draw a mapping (and the links each CCS loads) as SVG\n  example: tac3map viz --machine "
-      "topologies/fx10.json --shape 2x2x2x2x3x2 --trace examples/cg64-sendrecv.trace cg64.map "
-      "--compare identity -o cg64.svg");
+      "draw a mapping (and the links each CCS loads) as SVG or PNG\n  example: tac3map viz "
+      "--machine topologies/fx10.json --shape 2x2x2x2x3x2 --trace examples/cg64-sendrecv.trace "
+      "cg64.map --compare identity -o cg64.svg");
   addBoxOptions(*vizCmd, viz.box);
   addTraceOptions(*vizCmd, viz.input, &deprecated);
   vizCmd->add_option("mapping", viz.mapping, "mapping file or name (identity, tofu-default, ...)")
@@ -269,8 +269,20 @@ int main(int argc, char** argv) {
   vizCmd->add_option("--compare", viz.compare, "a second mapping, drawn side by side");
   vizCmd->add_flag("--aggregate-only", viz.aggregateOnly,
                    "one panel per mapping (largest load per link over the CCSs); automatic "
-                   "above 1500 nodes");
-  vizCmd->add_option("--output,-o", viz.output, "SVG file to write")->required();
+                   "when nodes are aggregated (above 256 nodes) or above 16 CCSs");
+  vizCmd
+      ->add_option("--detail", viz.detail,
+                   "auto | links (every link) | nodes (each node by its busiest link) | "
+                   "summary (plane maxima, profiles, histograms); auto: links up to 256 "
+                   "nodes, nodes up to 8192")
+      ->capture_default_str();
+  vizCmd->add_option("--plane", viz.plane,
+                     "the slice plane's two axes, across then down, e.g. X,Y (default: the "
+                     "box's two largest)");
+  vizCmd
+      ->add_option("--output,-o", viz.output,
+                   "picture to write: .svg, or .png (drawn by rsvg-convert)")
+      ->required();
   vizCmd->add_flag("--quiet,-q", viz.quiet, "print nothing but errors");
 
   SweepOptions sweep;

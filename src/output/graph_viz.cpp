@@ -99,9 +99,11 @@ std::string renderGraphSvg(const Network& network, const Problem& problem,
   const GraphNetwork& graph = *network.graph();
   const GraphLayout layout = graphLayout(graph);
   const int levels = static_cast<int>(layout.rows.size());
-  std::size_t widest = 1, longestName = 1;
+  std::size_t widest = 1;
+  double widestName = 0;
   for (const auto& row : layout.rows) widest = std::max(widest, row.size());
-  for (int node : graph.compute) longestName = std::max(longestName, graph.nodes[node].name.size());
+  for (int node : graph.compute)
+    widestName = std::max(widestName, vizparts::textWidth(graph.nodes[node].name, 9));
   // Every row spreads over the width of the widest; rows from the bottom up.
   const double cell = std::clamp(960.0 / static_cast<double>(widest), 6.0, 24.0);
   const double left = 20, rowGap = std::max(64.0, 3 * cell);
@@ -127,7 +129,6 @@ std::string renderGraphSvg(const Network& network, const Problem& problem,
   }
   for (std::size_t node = 0; node < n; ++node)
     y[node] = top + (levels - 1 - layout.level[node]) * rowGap + cell / 2;
-  const double panelWidth = rowWidth + 2 * left;
   const double panelHeight = top + (levels - 1) * rowGap + cell + 24;
 
   // Each link id's curve and name (ids: the graph's capacities; file link i is arcs 2i, 2i+1).
@@ -146,29 +147,45 @@ std::string renderGraphSvg(const Network& network, const Problem& problem,
     }
   }
 
+  const std::vector<vizparts::MappingLoads> loads =
+      vizparts::mappingLoads(problem, network, mappings);
+  const vizparts::HeatScale scale(vizparts::largestLoad(loads));
+  const double panelWidth = std::max(
+      rowWidth + 2 * left, vizparts::widestPanelTitle(problem, mappings, loads, options) + 24);
+  vizparts::Header header;
+  header.title = options.title;
+  header.lines = {
+      "bottom row: compute nodes in file order (number: task; grey: used, white: free); "
+      "above: switches by hops from them",
+      "a link bends to the right of its direction (half duplex: straight); thin grey: "
+      "unused; hover over a link for its name and load"};
+  header.scaleCaption =
+      "link load (colour): messages per link in the panel's CCS; in 'all CCSs' panels the "
+      "largest over the CCSs";
+  const double headerHeight = vizparts::headerHeight(header);
   std::ostringstream svg;
-  vizparts::writeHeader(svg, panelWidth, panelHeight, mappings.size(),
-                        vizparts::panelCount(problem, options), options.title,
-                        "bottom row: compute nodes in file order (colour, number: task; grey: "
-                        "free); above: switches by hops from them",
-                        "a link bends to the right of its direction (half duplex: straight); "
-                        "thin grey: unused; colour: messages of the CCS on it");
+  vizparts::writeSvgStart(svg,
+                          std::max(20 + panelWidth * static_cast<double>(mappings.size()),
+                                   vizparts::headerWidth(header)),
+                          headerHeight + panelHeight * vizparts::panelCount(problem, options) + 10);
+  vizparts::writeHeader(svg, header, scale);
   const bool labels = cell >= 14;
-  const bool computeNames = rowWidth / static_cast<double>(graph.compute.size()) >=
-                            6.0 * static_cast<double>(longestName) + 4;
+  const bool computeNames = rowWidth / static_cast<double>(graph.compute.size()) >= widestName + 4;
   const double radius = std::clamp(cell * 0.3, 3.0, 6.0);
   vizparts::writePanels(
-      svg, problem, network, mappings, options, panelWidth, panelHeight,
-      [&](const std::vector<std::vector<int>>& ranksAt, const std::map<LinkId, int>& loads) {
+      svg, problem, mappings, loads, options, headerHeight, panelWidth, panelHeight,
+      [&](const vizparts::MappingLoads& m, const std::map<LinkId, int>& shown) {
         // Unused links first, thin and grey (the network's structure), the loaded over them.
         for (LinkId link = 0; link < network.linkIdLimit(); ++link)
-          if (loads.count(link) == 0)
+          if (shown.count(link) == 0)
             svg << "<path class=\"idle\" data-link=\"" << link << "\" d=\"" << shapes[link].path
                 << "\" fill=\"none\" stroke=\"#cfcfcf\" stroke-width=\""
                 << number(std::max(0.6, cell / 24)) << "\"><title>" << shapes[link].what
                 << ": unused</title></path>\n";
-        for (const auto& [link, load] : loads)
-          vizparts::writeLinkPath(svg, link, load, shapes[link].path, cell, shapes[link].what);
+        for (const auto& [link, load] : shown)
+          vizparts::writeLinkPath(svg, link, load, shapes[link].path,
+                                  std::min(1.5 + load * 0.5, 4.0) * std::max(cell, 12.0) / 24,
+                                  shapes[link].what, scale);
         // Nodes over the links' ends: switches as grey dots named above where there is room.
         for (int l = 1; l < levels; ++l) {
           const double spacing = rowWidth / static_cast<double>(layout.rows[l].size());
@@ -178,7 +195,7 @@ std::string renderGraphSvg(const Network& network, const Problem& problem,
                 << name << "\" data-level=\"" << l << "\" cx=\"" << number(x[node]) << "\" cy=\""
                 << number(y[node]) << "\" r=\"" << number(radius)
                 << "\" fill=\"#a0a0a0\" stroke=\"#606060\"><title>" << name << "</title></circle>";
-            if (spacing >= 6.0 * static_cast<double>(graph.nodes[node].name.size()) + 4)
+            if (spacing >= vizparts::textWidth(graph.nodes[node].name, 9) + 4)
               svg << "<text x=\"" << number(x[node]) << "\" y=\"" << number(y[node] - radius - 3)
                   << "\" text-anchor=\"middle\" font-size=\"9\" fill=\"#444\" stroke=\"white\" "
                      "stroke-width=\"3\" paint-order=\"stroke\">"
@@ -188,8 +205,8 @@ std::string renderGraphSvg(const Network& network, const Problem& problem,
         }
         for (int i = 0; i < graph.computeCount(); ++i) {
           const int node = graph.compute[i];
-          vizparts::writeNodeRect(svg, i, ranksAt[i], x[node] - cell / 2, y[node] - cell / 2, cell,
-                                  labels, graph.nodes[node].name);
+          vizparts::writeNodeRect(svg, i, m.ranksAt[i], x[node] - cell / 2, y[node] - cell / 2,
+                                  cell, labels, graph.nodes[node].name);
           if (computeNames)
             svg << "<text x=\"" << number(x[node]) << "\" y=\"" << number(y[node] + cell / 2 + 11)
                 << "\" text-anchor=\"middle\" font-size=\"9\" fill=\"#444\">"

@@ -1,9 +1,13 @@
-// SVG pictures of mappings: the box's nodes laid out in 2D (docs/viz.md), each coloured by the
-// task on it, and per CCS the directed links coloured by how many of the CCS's messages use
-// them (1 = fine, more = contention); one panel per CCS plus one with each link's largest
-// load over the CCSs. Several mappings are drawn side by side, one column each. A graph
-// machine's picture is layered instead (graph_viz.hpp); both share the header, legend, panels
-// and node and link elements (src/output/viz_parts.hpp).
+// SVG pictures of mappings (docs/viz.md). A mesh/torus box is drawn as small multiples of 2D
+// slices: two axes make the slice plane (by default the box's two largest), and one small
+// panel per combination of the other coordinates, labelled with them ("Y=0 A=1 B=2 C=0").
+// Link load is a heat scale (viridis, messages per link) with a colour bar. How much is drawn
+// depends on the box's size (VizDetail): every loaded link (in-slice links as arrows between
+// nodes, the others as a strip in each node), each node coloured by its busiest link, or only
+// a summary (the plane's maxima over the slices, per-axis profiles and histograms). Per
+// mapping a column of panels: one per CCS plus the largest load per link over the CCSs. A
+// graph machine's picture is layered instead (graph_viz.hpp); both share the header, scale,
+// panels and node and link elements (src/output/viz_parts.hpp).
 #pragma once
 
 #include <map>
@@ -21,21 +25,36 @@ namespace tac3map {
 std::vector<std::map<LinkId, int>> linkLoads(const Problem& problem, const Network& router,
                                              const Mapping& mapping);
 
-// Where node n is drawn: column and row of the node grid.
-struct GridPlace {
-  int column = 0, row = 0;
+// How much a mesh/torus picture draws. Auto: Links up to kVizLinksUpTo nodes, Nodes up to
+// kVizNodesUpTo, Summary above.
+enum class VizDetail { Auto, Links, Nodes, Summary };
+inline constexpr int kVizLinksUpTo = 256;
+inline constexpr int kVizNodesUpTo = 8192;
+VizDetail resolveDetail(VizDetail detail, int nodes);
+// "auto", "links", "nodes", "summary"; parseDetail throws InputError naming --detail.
+VizDetail parseDetail(const std::string& text);
+const char* detailName(VizDetail detail);
+
+// The small multiples: the slice plane (columnAxis across, rowAxis down; rowAxis -1 on a
+// one-axis machine) and how the slices are arranged in a panel: the other axes split between
+// the grid's columns and rows (outer to inner, machine order), the split whose panel is
+// closest to a 3:2 screen.
+struct SlicePlace {
+  int gridColumn = 0, gridRow = 0;  // the node's slice in the grid of slices
+  int column = 0, row = 0;          // the node within its slice
 };
-// The layout: the first half of the axes (the outer ones: X, Y, Z on Tofu) is drawn outside
-// the second half (A, B, C), and axes alternate between columns and rows: columns Z, X, C, A
-// (outer to inner), rows Y, B on a 6D machine, an XYZ grid of ABC cells. When that grid is
-// more than 3x off a 3:2 screen, the split of axes between columns and rows closest to 3:2
-// is used instead (same nesting order).
-struct GridLayout {
-  int columns = 1, rows = 1;
-  std::vector<int> columnAxes, rowAxes;  // outer to inner
-  std::vector<GridPlace> place;          // per node
+struct SliceLayout {
+  int columnAxis = 0, rowAxis = -1;
+  int columns = 1, rows = 1;  // nodes per slice across and down
+  std::vector<int> gridColumnAxes, gridRowAxes;
+  int gridColumns = 1, gridRows = 1;
+  std::vector<SlicePlace> place;  // per node
 };
-GridLayout gridLayout(const Machine& machine, const Box& box);
+// `plane`: the two axes (columns, rows) or empty for the default: the two largest of the box
+// (ties: the earlier axis), the larger across. InputError when plane names a bad axis.
+SliceLayout sliceLayout(const Machine& machine, const Box& box, const std::vector<int>& plane = {});
+// "X,Y" -> axis indices of `machine`; InputError naming --plane otherwise.
+std::vector<int> parsePlane(const Machine& machine, const std::string& text);
 
 struct VizMapping {
   std::string label;
@@ -45,11 +64,20 @@ struct VizMapping {
 struct VizOptions {
   std::string title;
   bool aggregateOnly = false;  // one panel per mapping (large boxes), not one per CCS
+  VizDetail detail = VizDetail::Auto;
+  std::vector<int> plane;  // the slice plane's two axes (empty: the default)
 };
 
 // On a graph machine (router.isGraph()) this is renderGraphSvg's picture.
 std::string renderSvg(const Machine& machine, const Box& box, const Network& router,
                       const Problem& problem, const std::vector<VizMapping>& mappings,
                       const VizOptions& options);
+
+// PNG bytes of an SVG picture, drawn by `rsvg-convert` (Debian package librsvg2-bin) run as a
+// child process on a temporary SVG file (removed afterwards). InputError when rsvg-convert is
+// not on the PATH, fails or writes no PNG.
+std::string svgToPng(const std::string& svg);
+// The rsvg-convert on the PATH, or "" when there is none.
+std::string findRsvgConvert();
 
 }  // namespace tac3map
