@@ -15,6 +15,7 @@
 #include "tac3map/gen/cg_pattern.hpp"
 #include "tac3map/io/exit_codes.hpp"
 #include "tac3map/mapping/mapping.hpp"
+#include "tac3map/output/viz.hpp"
 #include "tac3map/version.hpp"
 #include "test_support.hpp"
 
@@ -647,6 +648,58 @@ TEST_F(Cli, VizDrawsAGraphMachine) {
   expectCleanFailure(
       "viz --machine " + machine + " --shape 16 --trace " + trace + " identity -o " + out("x.svg"),
       "is a graph machine");
+}
+
+// -o picks the format by extension: .png through rsvg-convert (a real PNG, never SVG under a
+// PNG name), refused with exit 3 and no file when rsvg-convert is not on the PATH; any other
+// extension is refused (exit 3, the option value's error class) before any work.
+TEST_F(Cli, VizWritesPngThroughRsvgConvertOrRefuses) {
+  const std::string job = "viz " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " identity";
+  const Outcome pdf = run(job + " -o " + out("m.pdf"));
+  EXPECT_EQ(pdf.exitCode, 3);
+  expectCleanFailure(job + " -o " + out("m.pdf"), "expected a file name ending in .svg or .png");
+  // No rsvg-convert: the binary is run by its full path with an empty PATH.
+  const Outcome missing = runShell("PATH=/nonexistent " + std::string(TAC3MAP_BINARY) + " " + job +
+                                   " -o " + out("m.png"));
+  EXPECT_EQ(missing.exitCode, 3) << missing.err;
+  EXPECT_NE(missing.err.find("PNG output needs rsvg-convert"), std::string::npos) << missing.err;
+  EXPECT_NE(missing.err.find("librsvg2-bin"), std::string::npos) << missing.err;
+  EXPECT_TRUE(outputEmpty());
+  if (findRsvgConvert().empty()) GTEST_SKIP() << "rsvg-convert is not installed";
+  const Outcome r = run(job + " -o " + out("m.PNG"));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::string png = slurp(out("m.PNG"));
+  ASSERT_GT(png.size(), 1000u);
+  EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_ / "out"), fs::directory_iterator()), 1);
+}
+
+// --detail forces a level; on 1,152 nodes auto colours nodes and shows only the "all" panel.
+TEST_F(Cli, VizDetailLevelsAndPlane) {
+  const std::string trace = (dir_ / "s.trace").string();
+  ASSERT_EQ(run("gen stencil --dims 12x12x8 --points 7 -o " + trace).exitCode, 0);
+  const std::string k =
+      "viz --machine topologies/k-computer.json --shape 4x4x6x2x3x2 --trace " + trace + " identity";
+  ASSERT_EQ(run(k + " -o " + out("auto.svg")).exitCode, 0);
+  const std::string automatic = slurp(out("auto.svg"));
+  EXPECT_NE(automatic.find("detail: nodes"), std::string::npos);
+  EXPECT_EQ(automatic.find("class=\"panel\""), automatic.rfind("class=\"panel\""));
+  EXPECT_NE(automatic.find("data-ccs=\"all\""), std::string::npos);
+  EXPECT_NE(automatic.find("class=\"histograms\""), std::string::npos);
+  EXPECT_EQ(automatic.find("<path class=\"link\""), std::string::npos);
+  ASSERT_EQ(run(k + " --detail summary -o " + out("summary.svg")).exitCode, 0);
+  const std::string summary = slurp(out("summary.svg"));
+  EXPECT_NE(summary.find("class=\"plane-summary\""), std::string::npos);
+  EXPECT_EQ(summary.find("<rect class=\"node\""), std::string::npos);
+  ASSERT_EQ(run("viz " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " identity --plane X,Y -o " +
+                out("xy.svg"))
+                .exitCode,
+            0);
+  EXPECT_NE(slurp(out("xy.svg")).find("slice plane X x Y"), std::string::npos);
+  fs::remove_all(dir_ / "out");
+  fs::create_directory(dir_ / "out");
+  expectCleanFailure(k + " --detail most -o " + out("x.svg"), "--detail 'most'");
+  expectCleanFailure(k + " --plane X,W -o " + out("x.svg"), "--plane 'X,W': 'W' is not an axis");
 }
 
 TEST_F(Cli, VizRejectsABadMappingWithoutWriting) {

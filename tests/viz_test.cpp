@@ -13,10 +13,12 @@
 #include <tuple>
 
 #include "tac3map/gen/cg_pattern.hpp"
+#include "tac3map/gen/patterns.hpp"
 #include "tac3map/gen/topologies.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/trace.hpp"
 #include "tac3map/model/ccs.hpp"
+#include "tac3map/model/link_loads.hpp"
 #include "tac3map/output/graph_viz.hpp"
 #include "test_support.hpp"
 
@@ -219,6 +221,92 @@ TEST(Viz, NodesListTheirRanksInSlotOrder) {
   for (std::sregex_iterator it(svg.begin(), svg.end(), node), end; it != end; ++it, ++seen)
     EXPECT_EQ((*it)[2].str(), expected[std::stoi((*it)[1].str())]) << (*it)[0].str();
   EXPECT_EQ(seen, cg.box.nodeCount);  // one aggregate panel
+}
+
+// The heat scale: a colour bar from 1 to the picture's largest load, each link filled with
+// the scale's colour of its load (viridis: its top yellow); no three-colour legend.
+TEST(Viz, LinksAreColouredOnTheHeatScaleWithAColourBar) {
+  const Cg64 cg;
+  const Mapping identity = identityMapping(64, cg.box);
+  const std::string svg =
+      renderSvg(cg.machine, cg.box, cg.router, cg.problem, {{"identity", identity}}, titled("t"));
+  const int largest = evaluateExact(cg.problem, cg.router, identity).maxLinkMessages;
+  ASSERT_GE(largest, 2);
+  EXPECT_NE(
+      svg.find("class=\"colour-bar\" data-from=\"1\" data-to=\"" + std::to_string(largest) + "\""),
+      std::string::npos);
+  EXPECT_NE(svg.find("messages per link"), std::string::npos);
+  EXPECT_EQ(svg.find("contention"), std::string::npos);
+  const std::regex link(
+      R"re(<path class="link" data-link="\d+" data-load="(\d+)" d="[^"]*" fill="(#[0-9a-f]{6})")re");
+  std::map<int, std::set<std::string>> colours;
+  for (std::sregex_iterator it(svg.begin(), svg.end(), link), end; it != end; ++it)
+    colours[std::stoi((*it)[1].str())].insert((*it)[2].str());
+  ASSERT_EQ(colours.count(1), 1u);
+  EXPECT_EQ(colours[1], std::set<std::string>{"#440154"});        // the scale's bottom
+  EXPECT_EQ(colours[largest], std::set<std::string>{"#fde725"});  // its top
+  // One small panel per combination of Y, Z, A, C in each of the 5 panels, all labelled.
+  const std::regex slice(R"re(<g class="slice" data-slice="(Y=\d Z=\d A=\d C=\d)">)re");
+  std::map<std::string, int> slices;
+  for (std::sregex_iterator it(svg.begin(), svg.end(), slice), end; it != end; ++it)
+    ++slices[(*it)[1].str()];
+  EXPECT_EQ(slices.size(), 16u);
+  for (const auto& [label, count] : slices) EXPECT_EQ(count, cg.problem.realCcsCount + 1) << label;
+}
+
+// 1,152 nodes (K computer box 4x4x6x2x3x2, a 7-point stencil): by default each node is
+// coloured by the busiest link leaving it, and per axis a histogram counts the loaded links
+// by load; both from the model's loads (model/link_loads.hpp).
+TEST(Viz, NodesLevelShowsEachNodesBusiestLinkAndPerAxisHistograms) {
+  const Machine machine = loadMachine(testing::sourcePath("topologies/k-computer.json"));
+  const Box box = makeBox(machine, "4x4x6x2x3x2");
+  const Network router(machine, box);
+  StencilOptions stencil;
+  stencil.dims = {12, 12, 8};
+  std::istringstream text(generateStencilTrace(stencil));
+  const Problem problem = makeProblem(extractCcs(parseTrace(text, "stencil")));
+  const Mapping mapping = randomMapping(1152, box, 5);
+  const std::string svg =
+      renderSvg(machine, box, router, problem, {{"random", mapping}}, titled("t", true));
+  std::string why;
+  ASSERT_TRUE(wellFormed(svg, why)) << why;
+  // The model's loads: per link the largest over the CCSs.
+  const LinkLoads model(problem, router, mapping);
+  std::map<LinkId, int> largest;
+  for (int t = 0; t < problem.realCcsCount; ++t)
+    for (const auto& [link, load] : model.ofCcs(t))
+      if (model.isNetwork(link))
+        largest[link] = std::max(largest[link], static_cast<int>(load.messages));
+  std::vector<int> busiest(box.nodeCount, 0);
+  std::map<std::string, int> loadedOnAxis;
+  for (const auto& [link, load] : largest) {
+    busiest[router.linkSource(link)] = std::max(busiest[router.linkSource(link)], load);
+    ++loadedOnAxis[machine.axes[router.linkAxis(link)].name];
+  }
+  const std::regex node(
+      R"re(<rect class="node" data-node="(\d+)" data-task="[-0-9,]+" data-load="(\d+)")re");
+  int seen = 0;
+  for (std::sregex_iterator it(svg.begin(), svg.end(), node), end; it != end; ++it, ++seen)
+    EXPECT_EQ(std::stoi((*it)[2].str()), busiest[std::stoi((*it)[1].str())]) << (*it)[0].str();
+  EXPECT_EQ(seen, box.nodeCount);
+  EXPECT_EQ(svg.find("<path class=\"link\""), std::string::npos);  // no single links
+  const std::regex bar(R"re(<rect class="bar" data-axis="(\w+)" data-count="(\d+)")re");
+  std::map<std::string, int> counted;
+  for (std::sregex_iterator it(svg.begin(), svg.end(), bar), end; it != end; ++it)
+    counted[(*it)[1].str()] += std::stoi((*it)[2].str());
+  EXPECT_EQ(counted, loadedOnAxis);
+  // The summary: the plane's cells hold the largest of the nodes' busiest links.
+  VizOptions summaryOptions = titled("t", true, VizDetail::Summary);
+  const std::string summary =
+      renderSvg(machine, box, router, problem, {{"random", mapping}}, summaryOptions);
+  ASSERT_TRUE(wellFormed(summary, why)) << why;
+  const std::regex cell(R"re(<rect class="cell" data-load="(\d+)")re");
+  int top = 0, cells = 0;
+  for (std::sregex_iterator it(summary.begin(), summary.end(), cell), end; it != end; ++it, ++cells)
+    top = std::max(top, std::stoi((*it)[1].str()));
+  EXPECT_EQ(cells, 6 * 4);  // the Z x X plane
+  EXPECT_EQ(top, *std::max_element(busiest.begin(), busiest.end()));
+  EXPECT_EQ(summary.find("<rect class=\"node\""), std::string::npos);
 }
 
 // A graph machine running CG on `ranks` ranks (a power of two).
