@@ -192,11 +192,11 @@ std::string renderSvg(const Machine& machine, const Box& box, const Network& rou
   // Geometry of one slice box: the label with its fixed coordinates, column ticks, row ticks
   // left of the grid of nodes (pitch px apart, squares of `square` px).
   const bool links = detail == VizDetail::Links, summary = detail == VizDetail::Summary;
-  double pitch = 40;
-  if (links && box.nodeCount > 128) pitch = 34;
-  if (links && box.nodeCount > kVizLinksUpTo) pitch = 28;
+  double pitch = 44;
+  if (links && box.nodeCount > 128) pitch = 36;
+  if (links && box.nodeCount > kVizLinksUpTo) pitch = 30;
   if (!links) pitch = box.nodeCount <= 2048 ? 12 : 9;
-  const double square = links ? std::round(pitch * 0.62) : pitch - 1.5;
+  const double square = links ? std::round(pitch * 0.68) : pitch - 1.5;
   const double stubOut = links ? (pitch - square) / 2 + 3 : 0;  // wrap-around stubs
   const double labelSize = links ? 10 : 9, tickSize = links ? 9 : 8;
   const auto tickText = [&](int axis, int c) { return axisName(axis) + std::to_string(c); };
@@ -248,11 +248,13 @@ std::string renderSvg(const Machine& machine, const Box& box, const Network& rou
   const double planeLeft = (rowAxis >= 0 ? summaryRowTick + 4 : 0);
   const double planeTop = lineHeight(summaryTitle) + lineHeight(summaryTick) + 4;
   const double planeHeight = planeTop + layout.rows * summaryPitch + 8;
+  // Profiles: one cell per coordinate, up to 20 px and 600 px in all.
+  const auto profilePitch = [&](int axis) {
+    return std::clamp(600.0 / box.shape[axis], 6.0, 20.0);
+  };
   double profileWidth = 0;
   for (int a : others)
-    profileWidth =
-        std::max(profileWidth,
-                 profileLabel + 6 + box.shape[a] * std::min(summaryPitch, 600.0 / box.shape[a]));
+    profileWidth = std::max(profileWidth, profileLabel + 6 + box.shape[a] * profilePitch(a));
   const double profileRow = lineHeight(summaryTick) + std::max(14.0, lineHeight(summaryTitle)) + 6;
   const double profilesHeight =
       others.empty() ? 0 : lineHeight(summaryTitle) + 4 + profileRow * others.size() + 4;
@@ -439,7 +441,7 @@ std::string renderSvg(const Machine& machine, const Box& box, const Network& rou
         // A cell of the strip at the square's foot: column = the axis, + upper, - lower.
         const std::size_t i = static_cast<std::size_t>(
             std::find(others.begin(), others.end(), axis) - others.begin());
-        const double stripHeight = std::round(square * 0.36),
+        const double stripHeight = std::round(square * 0.4),
                      cellWidth = (square - 2) / others.size();
         const double x = x0 + 1 + i * cellWidth;
         const double y = y0 + square - 1 - stripHeight + (plus ? 0 : stripHeight / 2);
@@ -548,7 +550,7 @@ std::string renderSvg(const Machine& machine, const Box& box, const Network& rou
         int& v = profile[static_cast<std::size_t>(coordinates[node][a])];
         v = std::max(v, busiest[node].first);
       }
-      const double cellPitch = std::min(summaryPitch, 600.0 / box.shape[a]);
+      const double cellPitch = profilePitch(a);
       const double x0 = profileLabel + 6;
       writeText(out, 0, y + 11, summaryTitle, axisName(a), "start", "font-weight=\"bold\"");
       for (int c = 0; c < box.shape[a]; ++c) {
@@ -618,7 +620,14 @@ std::string renderSvg(const Machine& machine, const Box& box, const Network& rou
       writeText(out, plotLeft - 3, plotTop + tick * 0.8, tick, std::to_string(most), "end");
       writeText(out, plotLeft - 3, plotTop + Histograms::kPlotHeight, tick, "0", "end");
       const double below = plotTop + Histograms::kPlotHeight + 3 + tick;
-      writeText(out, plotLeft + barWidth / 2, below, tick, "1", "middle");
+      // Loads under their bars, as many as fit apart (always 1 and the top).
+      const int every = bins == scale.top()
+                            ? tickEvery(textWidth(std::to_string(scale.top()), tick) + 4, barWidth)
+                            : bins;
+      for (int b = 0; b < bins; b += every)
+        if (b == 0 || (bins - 1 - b) * barWidth >= textWidth(std::to_string(scale.top()), tick) + 4)
+          writeText(out, plotLeft + (b + 0.5) * barWidth, below, tick,
+                    std::to_string(b * scale.top() / bins + 1), "middle");
       writeText(out, plotLeft + Histograms::kPlotWidth - barWidth / 2, below, tick,
                 std::to_string(scale.top()), "middle");
       writeText(out, plotLeft + Histograms::kPlotWidth / 2, below + lineHeight(tick), tick,
