@@ -275,6 +275,7 @@ int main(int argc, char** argv) {
                    "auto | links (every link) | nodes (each node by its busiest link) | "
                    "summary (plane maxima, profiles, histograms); auto: links up to 256 "
                    "nodes, nodes up to 8192")
+      ->check(CLI::IsMember({"auto", "links", "nodes", "summary"}))
       ->capture_default_str();
   vizCmd->add_option("--plane", viz.plane,
                      "the slice plane's two axes, across then down, e.g. X,Y (default: the "
