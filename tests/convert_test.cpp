@@ -146,6 +146,9 @@ TEST_F(MappingFormats, EveryFormatToEveryOtherAndBack) {
     converts(input(start) + job_ + " --to " + first + " -o " + a);
     converts(input(a) + job_ + " --to coords -o " + out("back.map"));
     EXPECT_EQ(coords(out("back.map"), tasks, 1).nodeOfTask, original.nodeOfTask) << first;
+    // Every pair of formats in the release pass; under the sanitizers (a process start costs
+    // ~0.3 s there) the pairs from the first format only: every reader and writer still runs.
+    if (testing::underSanitizers() && std::string(first) != kMapFormats[0]) continue;
     for (const char* second : kMapFormats) {
       if (std::string(first) == second) continue;
       SCOPED_TRACE(std::string(first) + " -> " + second);

@@ -14,8 +14,8 @@
 #include <sstream>
 
 #include "command_test.hpp"
-#include "tac3map/io/exit_codes.hpp"
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/exit_codes.hpp"
 #include "tac3map/io/json_input.hpp"
 #include "tac3map/io/trace_formats.hpp"
 #include "tac3map/mapping/rankmap.hpp"

@@ -33,7 +33,7 @@
 #include "tac3map/network/network.hpp"
 #include "tac3map/output/viz.hpp"
 #include "tac3map/search/objectives.hpp"
-#include "usage.hpp"
+#include "report.hpp"
 
 namespace tac3map::cli {
 namespace {

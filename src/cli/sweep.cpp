@@ -25,7 +25,7 @@
 #include "tac3map/mapping/mapping_names.hpp"
 #include "tac3map/search/annealer.hpp"
 #include "tac3map/search/objectives.hpp"
-#include "usage.hpp"
+#include "report.hpp"
 
 namespace tac3map::cli {
 namespace {

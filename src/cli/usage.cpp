@@ -1,7 +1,5 @@
 #include "usage.hpp"
 
-#include <iostream>
-
 #include "tac3map/io/suggest.hpp"
 
 namespace tac3map::cli {
@@ -82,13 +80,6 @@ const CLI::Validator& nonNegative() {
       },
       "");
   return check;
-}
-
-std::ostream& report(bool quiet) {
-  if (!quiet) return std::cout;
-  // A stream without a buffer: every write fails silently, nothing is formatted.
-  static std::ostream nowhere(nullptr);
-  return nowhere;
 }
 
 }  // namespace tac3map::cli

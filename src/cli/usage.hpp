@@ -1,12 +1,14 @@
 // What every subcommand's command line shares beyond CLI11: old option spellings that keep
 // working with a note (Deprecations), "did you mean" after a parse error (usageError), and
-// --quiet (report()).
+// --quiet (report(), report.hpp).
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
+
+#include "report.hpp"
 
 namespace tac3map::cli {
 
@@ -41,9 +43,5 @@ std::string usageError(const CLI::App& app, const std::vector<std::string>& args
 
 // A check for unsigned options (seeds, byte counts): a negative value is a usage error.
 const CLI::Validator& nonNegative();
-
-// The stream a command's informational lines go to: standard output, or nowhere with --quiet
-// (errors and deprecation notes still reach stderr).
-std::ostream& report(bool quiet);
 
 }  // namespace tac3map::cli

@@ -1,0 +1,12 @@
+// --quiet: the stream a command's informational lines go to. Kept apart from usage.hpp so
+// that commands without their own options do not compile CLI11 (seconds per file).
+#pragma once
+
+#include <ostream>
+
+namespace tac3map::cli {
+
+// Standard output, or nowhere with --quiet (errors and deprecation notes still reach stderr).
+std::ostream& report(bool quiet);
+
+}  // namespace tac3map::cli
