@@ -20,7 +20,7 @@ cmake --build "$build" -j"$(nproc)"
 (
   cd "$build"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 TAC3MAP_SANITIZED=1 \
-    ctest --output-on-failure -j3
+    ctest --output-on-failure -j4
 )
 # All eight targets at once: each still fuzzes 20 s of wall time (on a share of the two
 # cores), so the step takes 20 s instead of 40 s and .ci/run stays within its 15 minutes.

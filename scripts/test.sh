@@ -6,4 +6,5 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh" --browser
 "$root/scripts/build.sh"
 cd "$root/${BUILD:-build}"
-ctest --output-on-failure -j"$(nproc)"
+# One job more than cores: several tests wait on processes (mpirun, chromium).
+ctest --output-on-failure -j"$(($(nproc) + 1))"

@@ -112,7 +112,7 @@ TEST_F(Cli, ChainsGiveTheSameFileOnAnyThreadCount) {
 TEST_F(Cli, ProgressLineOnlyOnATerminal) {
   // One second, long enough for the line (every 250 ms), whatever the build's speed.
   const std::string args = "map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 +
-                           " --no-early-stop --trials 1000000 --time-limit 1 -o " + out("p.map");
+                           " --no-early-stop --trials 20000 --time-limit 1 -o " + out("p.map");
   const Outcome piped = run(args);
   ASSERT_EQ(piped.exitCode, 0);
   EXPECT_EQ(piped.err, "");  // stderr is a file here: no progress line
