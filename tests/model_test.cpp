@@ -56,7 +56,7 @@ double plainTac3Seconds(const Problem& p, const Network& r, const Mapping& m, co
         for (const auto& [node, e] : *side)
           cost = std::max(cost, e.first * static_cast<double>(e.second) /
                                     (model.engines * model.injectionBandwidth));
-    total += cost;
+    total += static_cast<double>(p.repeats[t]) * cost;  // a merged set counts as often as it occurs
   }
   return total;
 }

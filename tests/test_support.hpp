@@ -49,6 +49,18 @@ inline Machine simpleMachine(const std::vector<int>& sizes, const std::vector<bo
                       "test.json");
 }
 
+// `sets` with `extra` copies of random sets of it inserted at random places, each copy's
+// messages in another order (a whole run repeats its iteration's sets; problem.hpp merges
+// them).
+inline void addRepeats(CcsSet& sets, int extra, Rng& rng) {
+  for (int k = 0; k < extra && !sets.sets.empty(); ++k) {
+    std::vector<Communication> copy = sets.sets[rng.below(sets.sets.size())];
+    for (std::size_t i = copy.size(); i > 1; --i) std::swap(copy[i - 1], copy[rng.below(i)]);
+    sets.sets.insert(sets.sets.begin() + static_cast<std::ptrdiff_t>(rng.below(sets.sets.size() + 1)),
+                     std::move(copy));
+  }
+}
+
 // Random CCSs in which a task may send and receive several messages (as a level does with
 // several engines), sizes from a small set; levels 0, 1, ... with a barrier before level 2.
 inline Problem randomModelProblem(int tasks, int ccsCount, Rng& rng, const Model& model) {
@@ -69,6 +81,7 @@ inline Problem randomModelProblem(int tasks, int ccsCount, Rng& rng, const Model
     }
     sets.sets.push_back(set);
   }
+  addRepeats(sets, ccsCount / 2, rng);  // merged where the model allows (problem.hpp)
   return makeProblem(sets, model);
 }
 

@@ -204,6 +204,7 @@ int runMap(const MapOptions& o) {
         {"tasks", job.sets.tasks},
         {"nodes", job.box.nodeCount},
         {"ccs", job.sets.sets.size()},
+        {"distinct_ccs", job.problem.realCcsCount},
         {"communications", job.sets.communicationCount()},
         {"objective", objectiveName(objective)},
         {"seed", o.seed},
@@ -233,7 +234,8 @@ int runMap(const MapOptions& o) {
 
   std::ostream& out = report(o.quiet);
   out << job.sets.tasks << " tasks on " << job.box.nodeCount << " nodes of " << job.machine.name
-      << " box " << job.box.shapeText() << "; " << job.sets.sets.size() << " CCS, "
+      << " box " << job.box.shapeText() << "; " << job.sets.sets.size() << " CCS ("
+      << job.problem.realCcsCount << " distinct), "
       << job.sets.communicationCount() << " communications\n";
   out << "objective " << objectiveName(objective) << ", seed " << o.seed << ", init " << o.init;
   if (chosen)
@@ -319,7 +321,8 @@ int runPredict(const PredictOptionsCli& o) {
                      {"busiest_link", c.busiestLink},
                      {"slowest", c.slowest < 0 ? "" : describe(c.slowest)},
                      {"slowest_bytes", c.slowest < 0 ? 0 : job.problem.bytes[c.slowest]},
-                     {"contention", c.contention}});
+                     {"contention", c.contention},
+                     {"repeats", c.repeats}});
     }
     json barriers = json::array();
     for (const BarrierAdvice& a : advice)
@@ -367,16 +370,16 @@ int runPredict(const PredictOptionsCli& o) {
       << " model: latency " << format("%.3g", message.latency()) << " s, "
       << format("%.3g", message.bandwidth() / 1e9) << " GB/s); hop latency "
       << format("%.3g", job.machine.hopLatency) << " s\n";
-  out << "ccs  messages  busiest_link  slowest            bytes       C    time[s]\n";
+  out << "ccs  messages  busiest_link  slowest            bytes       C    time[s]   repeats\n";
   std::vector<int> messages(p.ccs.size(), 0);
   for (std::size_t c = 0; c < job.problem.realCommunications; ++c) ++messages[job.problem.ccs[c]];
   for (std::size_t t = 0; t < p.ccs.size(); ++t) {
     const CcsTime& c = p.ccs[t];
     char line[160];
-    std::snprintf(line, sizeof line, "%-4zu %-9d %-13d %-18s %-11llu %-4.3g %.6g\n", t, messages[t],
-                  c.busiestLink, c.slowest < 0 ? "-" : describe(c.slowest).c_str(),
+    std::snprintf(line, sizeof line, "%-4zu %-9d %-13d %-18s %-11llu %-4.3g %-9.6g %llu\n", t,
+                  messages[t], c.busiestLink, c.slowest < 0 ? "-" : describe(c.slowest).c_str(),
                   static_cast<unsigned long long>(c.slowest < 0 ? 0 : job.problem.bytes[c.slowest]),
-                  c.contention, c.seconds);
+                  c.contention, c.seconds, static_cast<unsigned long long>(c.repeats));
     out << line;
   }
   out << "communication " << format("%.6g", p.communication) << " s + local work "
@@ -482,6 +485,14 @@ int runViz(const VizOptionsCli& o) {
 
 int runCcs(const CcsOptionsCli& o) {
   const CcsSet sets = ccsOf(loadTrace(o.input), o.input);
+  // Repeated sets and the iteration they form (problem.hpp): what map and score keep.
+  const Problem merged = makeProblem(sets);
+  const Period period = findPeriod(merged.ccsOfSet);
+  std::vector<std::size_t> firstOf(static_cast<std::size_t>(merged.ccsCount), sets.sets.size());
+  for (std::size_t t = 0; t < sets.sets.size(); ++t) {
+    std::size_t& first = firstOf[static_cast<std::size_t>(merged.ccsOfSet[t])];
+    first = std::min(first, t);
+  }
   if (o.json || o.format == "json") {
     json list = json::array();
     for (const auto& set : sets.sets) {
@@ -490,15 +501,35 @@ int runCcs(const CcsOptionsCli& o) {
         items.push_back({{"src", c.src}, {"dst", c.dst}, {"bytes", c.bytes}});
       list.push_back(items);
     }
-    std::cout << json{{"ccs", list}}.dump() << "\n";
+    json same = json::array();  // per CCS: the first CCS with the same messages
+    for (int d : merged.ccsOfSet) same.push_back(firstOf[static_cast<std::size_t>(d)]);
+    std::cout << json{{"ccs", list},
+                      {"distinct", merged.ccsCount},
+                      {"same_as", same},
+                      {"period",
+                       {{"start", period.start},
+                        {"length", period.length},
+                        {"repeats", period.repeats}}}}
+                     .dump()
+              << "\n";
     return 0;
   }
   std::cout << o.input.trace << ": " << sets.tasks << " ranks, " << sets.communicationCount()
-            << " communications, " << sets.sets.size() << " CCS\n";
+            << " communications, " << sets.sets.size() << " CCS, " << merged.ccsCount
+            << " distinct\n";
+  if (period.length > 0)
+    std::cout << "iteration: " << period.length << " CCS from ccs " << period.start << ", "
+              << period.repeats << " times (ccs " << period.start << " to "
+              << period.start + period.length * period.repeats - 1 << ")\n";
+  else
+    std::cout << "iteration: none (no sequence of sets repeats)\n";
   for (std::size_t t = 0; t < sets.sets.size(); ++t) {
     const auto& set = sets.sets[t];
     std::cout << "ccs " << t << " (level " << (set.empty() ? 0 : set.front().level)
-              << "): " << set.size() << " communications\n";
+              << "): " << set.size() << " communications";
+    const std::size_t first = firstOf[static_cast<std::size_t>(merged.ccsOfSet[t])];
+    if (first < t) std::cout << ", same as ccs " << first;
+    std::cout << "\n";
     for (const Communication& c : set)
       std::cout << "  " << c.src << " -> " << c.dst << "  " << c.bytes << " bytes  (lines "
                 << c.sendLine << ", " << c.recvLine << ")\n";

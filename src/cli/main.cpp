@@ -308,7 +308,8 @@ int main(int argc, char** argv) {
   addTraceOptions(*ccsCmd, ccs.input, &deprecated);
   ccsCmd
       ->add_option("--output-format,-f", ccs.format,
-                   "text | json ({\"ccs\": [[{src, dst, bytes}, ...], ...]})")
+                   "text | json ({\"ccs\": [[{src, dst, bytes}, ...], ...], \"distinct\", "
+                   "\"same_as\", \"period\"})")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
   ccsCmd->add_flag("--json", ccs.json, "the same as --output-format json");

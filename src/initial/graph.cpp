@@ -120,7 +120,7 @@ Mapping GraphMapper::build(const StartContext& c) const {
   std::map<std::pair<int, int>, std::uint64_t> bytes;
   for (std::size_t m = 0; m < c.problem.realCommunications; ++m) {
     const int a = c.problem.src[m], b = c.problem.dst[m];
-    if (a != b) bytes[{std::min(a, b), std::max(a, b)}] += c.problem.bytes[m];
+    if (a != b) bytes[{std::min(a, b), std::max(a, b)}] += c.problem.volume[m];
   }
   std::uint64_t heaviest = 1;
   for (const auto& [pair, b] : bytes) heaviest = std::max(heaviest, b);
@@ -187,7 +187,7 @@ Mapping GraphMapper::build(const StartContext& c) const {
     std::uint64_t byteHops = 0;
     for (std::size_t i = 0; i < c.problem.realCommunications; ++i)
       byteHops +=
-          c.problem.bytes[i] * static_cast<std::uint64_t>(c.router.hops(
+          c.problem.volume[i] * static_cast<std::uint64_t>(c.router.hops(
                                    m.nodeOfTask[c.problem.src[i]], m.nodeOfTask[c.problem.dst[i]]));
     if (k == 0 || byteHops < bestByteHops) {
       best = std::move(m);

@@ -14,19 +14,21 @@ ExactScores evaluateExact(const Problem& problem, const Network& router, const M
   std::map<LinkId, std::uint64_t> linkBytes;
   for (std::size_t c = 0; c < problem.realCommunications; ++c) {
     for (LinkId l : loads.links(c))
-      if (loads.isNetwork(l)) linkBytes[l] += problem.bytes[c];
-    s.tahbByteHops += problem.bytes[c] * static_cast<std::uint64_t>(loads.hops(c));
-    s.totalBytes += problem.bytes[c];
+      if (loads.isNetwork(l)) linkBytes[l] += problem.volume[c];
+    s.tahbByteHops += problem.volume[c] * static_cast<std::uint64_t>(loads.hops(c));
+    s.totalBytes += problem.volume[c];
   }
+  // A CCS that repeats counts as often as it occurs (problem.hpp); unions occur once.
   for (int t = 0; t < problem.ccsCount; ++t) {
-    s.tac3ByteCounts += loads.cost(t);
+    const std::uint64_t repeats = problem.repeats[t];
+    s.tac3ByteCounts += repeats * loads.cost(t);
     if (problem.isUnion(t)) {  // what the two CCSs add to each other (objective.hpp)
       const int first = problem.overlapFirst[t];
       s.tac3ByteCounts -= std::max(loads.cost(first), loads.cost(first + 1));
     }
     for (const auto& [link, load] : loads.ofCcs(t)) {
-      s.sharedPairs +=
-          std::uint64_t{load.weight} * load.weight * (load.messages * (load.messages - 1) / 2);
+      s.sharedPairs += repeats * std::uint64_t{load.weight} * load.weight *
+                       (load.messages * (load.messages - 1) / 2);
       if (loads.isNetwork(link) && !problem.isUnion(t))
         s.maxLinkMessages = std::max(s.maxLinkMessages, static_cast<int>(load.messages));
     }
@@ -55,7 +57,8 @@ Scores evaluate(const Problem& problem, const Network& router, const Mapping& ma
 
 std::uint64_t tac3LowerBoundBytes(const Problem& problem) {
   std::uint64_t bound = 0;
-  for (std::uint64_t b : problem.bound) bound += b;
+  for (std::size_t t = 0; t < problem.bound.size(); ++t)
+    bound += problem.repeats[t] * problem.bound[t];
   return bound;
 }
 

@@ -56,7 +56,10 @@ Prediction predict(const Problem& problem, const Network& router, const Mapping&
       ccs.contention = contention;
     }
   }
-  for (const CcsTime& ccs : p.ccs) p.communication += ccs.seconds;
+  for (std::size_t t = 0; t < p.ccs.size(); ++t) {
+    p.ccs[t].repeats = problem.repeats[t];
+    p.communication += static_cast<double>(problem.repeats[t]) * p.ccs[t].seconds;
+  }
   p.computation = localWork;
   p.total = p.communication + p.computation;
   return p;
@@ -67,21 +70,24 @@ std::vector<BarrierAdvice> barrierAdvice(const Problem& problem, const Network& 
                                          double barrierSeconds) {
   const LinkLoads loads(problem, router, mapping);
   const double weight = problem.model.linkWeight;
+  std::vector<std::vector<std::size_t>> members(problem.realCcsCount);
+  for (std::size_t c = 0; c < problem.realCommunications; ++c) members[problem.ccs[c]].push_back(c);
   std::vector<BarrierAdvice> advice;
-  for (int t = 0; t + 1 < problem.realCcsCount; ++t) {
+  // Boundaries in trace order; a repeated set is the problem's one CCS each time it occurs.
+  for (std::size_t k = 0; k + 1 < problem.ccsOfSet.size(); ++k) {
+    const int t = problem.ccsOfSet[k], next = problem.ccsOfSet[k + 1];
     BarrierAdvice a;
-    a.after = t;
+    a.after = static_cast<int>(k);
     a.barrier = barrierSeconds;
     double alone = 0, overlapped = 0;
-    for (std::size_t c = 0; c < problem.realCommunications; ++c) {
-      if (problem.ccs[c] != t + 1) continue;
+    for (std::size_t c : members[next]) {
       std::uint64_t own = 0, both = 0;
       for (LinkId l : loads.links(c)) {
-        const std::uint64_t next = loads.ofCcs(t + 1).at(l).weighted;
+        const std::uint64_t load = loads.ofCcs(next).at(l).weighted;
         const auto current = loads.ofCcs(t).find(l);
-        own = std::max(own, next);
+        own = std::max(own, load);
         both =
-            std::max(both, next + (current == loads.ofCcs(t).end() ? 0 : current->second.weighted));
+            std::max(both, load + (current == loads.ofCcs(t).end() ? 0 : current->second.weighted));
       }
       alone = std::max(alone, communicationSeconds(model, loads, problem, c, own / weight));
       overlapped =

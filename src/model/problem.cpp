@@ -4,6 +4,7 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <tuple>
 
 #include "tac3map/io/error.hpp"
 
@@ -26,26 +27,72 @@ void addOverlapUnions(const CcsSet& sets, Problem& p) {
         p.dst.push_back(p.dst[c]);
         p.ccs.push_back(u);
         p.bytes.push_back(p.bytes[c]);
+        p.volume.push_back(p.bytes[c]);
       }
     p.overlapFirst.push_back(t);
     p.bound.push_back(0);
+    p.repeats.push_back(1);
   }
+}
+
+// Which sets of `sets` are the same (sorted messages between distinct tasks equal), as an
+// index per set into the distinct sets in order of first occurrence, and each distinct set's
+// first occurrence. Without merging every set is its own.
+struct Distinct {
+  std::vector<int> ofSet;
+  std::vector<std::size_t> first;
+  std::vector<std::uint64_t> repeats;
+};
+
+Distinct distinctSets(const CcsSet& sets, bool merge) {
+  Distinct d;
+  const std::size_t n = sets.sets.size();
+  const auto repeatsOf = [&](std::size_t t) -> std::uint64_t {
+    return sets.repeats.empty() ? 1 : sets.repeats[t];
+  };
+  d.ofSet.resize(n);
+  using Key = std::vector<std::tuple<int, int, std::uint64_t>>;
+  std::map<Key, int> seen;
+  Key key;
+  for (std::size_t t = 0; t < n; ++t) {
+    if (merge) {
+      key.clear();
+      for (const Communication& c : sets.sets[t])
+        if (c.src != c.dst) key.emplace_back(c.src, c.dst, c.bytes);
+      std::sort(key.begin(), key.end());
+      const auto [it, added] = seen.emplace(key, static_cast<int>(d.first.size()));
+      d.ofSet[t] = it->second;
+      if (!added) {
+        d.repeats[it->second] += repeatsOf(t);
+        continue;
+      }
+    } else {
+      d.ofSet[t] = static_cast<int>(d.first.size());
+    }
+    d.first.push_back(t);
+    d.repeats.push_back(repeatsOf(t));
+  }
+  return d;
 }
 
 }  // namespace
 
-Problem makeProblem(const CcsSet& sets, const Model& model) {
+Problem makeProblem(const CcsSet& sets, const Model& model, bool mergeRepeats) {
   Problem p;
   p.tasks = sets.tasks;
-  p.ccsCount = static_cast<int>(sets.sets.size());
   p.model = model;
-  for (std::size_t t = 0; t < sets.sets.size(); ++t)
-    for (const Communication& c : sets.sets[t]) {
+  Distinct distinct = distinctSets(sets, mergeRepeats && model.overlap == Overlap::None);
+  p.ccsCount = static_cast<int>(distinct.first.size());
+  p.ccsOfSet = std::move(distinct.ofSet);
+  p.repeats = std::move(distinct.repeats);
+  for (int t = 0; t < p.ccsCount; ++t)
+    for (const Communication& c : sets.sets[distinct.first[t]]) {
       if (c.src == c.dst) continue;
       p.src.push_back(c.src);
       p.dst.push_back(c.dst);
-      p.ccs.push_back(static_cast<int>(t));
+      p.ccs.push_back(t);
       p.bytes.push_back(c.bytes);
+      p.volume.push_back(c.bytes * p.repeats[t]);
     }
   p.realCcsCount = p.ccsCount;
   p.realCommunications = p.communicationCount();
@@ -122,6 +169,31 @@ void checkScoreArithmetic(const CcsSet& sets, const Model& model, int longestRou
     message += " could pass 2^63 - 1 (docs/limits.md)";
     failLimit(source, 0, message);
   }
+}
+
+Period findPeriod(const std::vector<int>& sequence) {
+  // For each candidate period p, the longest stretch where the list equals itself shifted by
+  // p; the best covers the most sets in whole periods (the smallest p on ties: a multiple of
+  // the kernel's period covers no more). Periods are tried up to a bound that keeps the scan
+  // near 10^8 comparisons, so a list of millions of sets is still looked at in a second.
+  constexpr std::size_t kWork = 100'000'000;
+  const std::size_t n = sequence.size();
+  const std::size_t longest = std::min(n / 2, std::max<std::size_t>(1, kWork / std::max<std::size_t>(n, 1)));
+  Period best;
+  for (std::size_t p = 1; p <= longest; ++p) {
+    std::size_t run = 0, bestRun = 0, bestStart = 0;
+    for (std::size_t i = 0; i + p < n; ++i) {
+      run = sequence[i] == sequence[i + p] ? run + 1 : 0;
+      if (run > bestRun) {
+        bestRun = run;
+        bestStart = i + 1 - run;
+      }
+    }
+    const std::size_t repeats = (bestRun + p) / p;
+    if (repeats < 2 || repeats * p <= best.repeats * best.length) continue;
+    best = {bestStart, p, repeats};
+  }
+  return best;
 }
 
 }  // namespace tac3map

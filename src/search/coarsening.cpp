@@ -20,7 +20,7 @@ std::vector<int> heavyEdgeMatching(const Problem& problem, std::uint64_t seed) {
   edges.reserve(problem.realCommunications);
   for (std::size_t c = 0; c < problem.realCommunications; ++c) {
     const int a = problem.src[c], b = problem.dst[c];
-    if (a != b) edges.push_back({{std::min(a, b), std::max(a, b)}, problem.bytes[c]});
+    if (a != b) edges.push_back({{std::min(a, b), std::max(a, b)}, problem.volume[c]});
   }
   std::sort(edges.begin(), edges.end());
   // CSR of summed pair weights, both ways.
@@ -130,6 +130,7 @@ std::optional<CoarseLevel> coarsen(const Network& router, const Problem& problem
   CcsSet sets;
   sets.tasks = static_cast<int>(level.members.size());
   sets.sets.resize(static_cast<std::size_t>(problem.realCcsCount));
+  sets.repeats.assign(problem.repeats.begin(), problem.repeats.begin() + problem.realCcsCount);
   for (std::size_t c = 0; c < problem.realCommunications; ++c) {
     const int a = taskOf[problem.src[c]], b = taskOf[problem.dst[c]];
     if (a == b) continue;
@@ -140,9 +141,18 @@ std::optional<CoarseLevel> coarsen(const Network& router, const Problem& problem
     m.level = problem.ccs[c];
     sets.sets[problem.ccs[c]].push_back(m);
   }
-  sets.sets.erase(std::remove_if(sets.sets.begin(), sets.sets.end(),
-                                 [](const std::vector<Communication>& s) { return s.empty(); }),
-                  sets.sets.end());
+  // Sets left empty are dropped (with their counts); makeProblem merges those that became equal.
+  std::size_t kept = 0;
+  for (std::size_t t = 0; t < sets.sets.size(); ++t) {
+    if (sets.sets[t].empty()) continue;
+    if (kept != t) {  // a vector moved onto itself would be left empty
+      sets.sets[kept] = std::move(sets.sets[t]);
+      sets.repeats[kept] = sets.repeats[t];
+    }
+    ++kept;
+  }
+  sets.sets.resize(kept);
+  sets.repeats.resize(kept);
   Model model = problem.model;
   model.overlap = Overlap::None;
   model.ranksPerNode = 1;

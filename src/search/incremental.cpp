@@ -63,14 +63,15 @@ std::size_t Placement::mostIncident() const {
 Tac3Totals::Tac3Totals(const Problem& problem)
     : cost_(problem.ccsCount, 0),
       bound_(problem.bound),
+      repeats_(problem.repeats),
       overlap_(problem.ccsCount > problem.realCcsCount),
       first_(problem.overlapFirst) {
-  for (std::uint64_t bound : bound_) boundTotal_ += bound;
+  for (std::size_t t = 0; t < bound_.size(); ++t) boundTotal_ += repeats_[t] * bound_[t];
 }
 
 void Tac3Totals::sumCosts() {
   total_ = 0;
-  for (std::uint64_t cost : cost_) total_ += cost;
+  for (std::size_t t = 0; t < cost_.size(); ++t) total_ += repeats_[t] * cost_[t];
   for (std::size_t u = 0; u < first_.size(); ++u)
     if (first_[u] >= 0) total_ -= std::max(cost_[first_[u]], cost_[first_[u] + 1]);
   proposed_ = cost_;
@@ -80,7 +81,7 @@ TahbObjective::TahbObjective(const Problem& problem, const Network& router, cons
     : IncrementalObjective(problem, router, mapping) {
   for (std::size_t c = 0; c < problem.realCommunications; ++c) {
     const Ends e = endsNow(static_cast<int>(c));
-    total_ += problem.bytes[c] * static_cast<std::uint64_t>(router.hops(e.p, e.q));
+    total_ += problem.volume[c] * static_cast<std::uint64_t>(router.hops(e.p, e.q));
   }
 }
 

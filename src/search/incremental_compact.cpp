@@ -114,7 +114,7 @@ CompactTac3Objective::CompactTac3Objective(const Problem& problem, const Network
     std::uint8_t* load = loads(t);
     router.forEachLink(e.p, e.q, [&](LinkId l) {
       const std::uint32_t before = load[dense[l]]++;
-      sharedPairs_ += before;
+      sharedPairs_ += before * repeats_[t];
       maxLoad_[t] = std::max(maxLoad_[t], before + 1);
     });
   }

@@ -115,8 +115,11 @@ Tac3Objective::Tac3Objective(const Problem& problem, const Network& router, cons
   for (std::size_t c = 0; c < n; ++c) {
     const int comm = static_cast<int>(c);
     Table& table = tables_[problem.ccs[c]];
+    const std::int64_t repeats = static_cast<std::int64_t>(repeats_[problem.ccs[c]]);
     if (table.multiSize) {
-      joinMulti(comm, endsNow(comm), pairs);
+      std::int64_t own = 0;
+      joinMulti(comm, endsNow(comm), own);
+      pairs += repeats * own;
       continue;
     }
     const Ends e = endsNow(comm);
@@ -124,7 +127,7 @@ Tac3Objective::Tac3Objective(const Problem& problem, const Network& router, cons
         e.p, e.q,
         [&](LinkId l, std::uint32_t w) {
           const std::uint32_t slot = slotOf(table, static_cast<std::uint32_t>(l));
-          pairs += static_cast<std::int64_t>(load_[slot]) * w;
+          pairs += repeats * static_cast<std::int64_t>(load_[slot]) * w;
           load_[slot] += w;
         },
         comm < realComms_);

@@ -17,7 +17,7 @@ namespace {
 double totalBytes(const Problem& problem) {
   double total = 0;
   for (std::size_t c = 0; c < problem.realCommunications; ++c)
-    total += static_cast<double>(problem.bytes[c]);
+    total += static_cast<double>(problem.volume[c]);
   return total;
 }
 
@@ -31,7 +31,8 @@ double tac3Reference(const Problem& problem) {
   for (std::size_t c = 0; c < problem.realCommunications; ++c)
     largest[problem.ccs[c]] = std::max(largest[problem.ccs[c]], problem.bytes[c]);
   double sum = 0;
-  for (std::uint64_t b : largest) sum += static_cast<double>(b);
+  for (int t = 0; t < problem.ccsCount; ++t)
+    sum += static_cast<double>(problem.repeats[t] * largest[t]);
   return sum * static_cast<double>(problem.model.linkWeight);
 }
 SearchResult tac3Search(const Problem& problem, const Network& router, const Mapping& initial,

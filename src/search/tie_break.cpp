@@ -76,7 +76,7 @@ TieBreakResult descend(const Problem& problem, const Network& router, const Mapp
       const int s = problem.src[c], d = problem.dst[c];
       const int before = router.hops(placement.nodeOf(s), placement.nodeOf(d));
       const int after = router.hops(placement.nodeAfter(move, s), placement.nodeAfter(move, d));
-      delta += static_cast<std::int64_t>(problem.bytes[c]) * (after - before);
+      delta += static_cast<std::int64_t>(problem.volume[c]) * (after - before);
     });
     return delta;
   };

@@ -46,6 +46,10 @@ struct CcsSet {
   // Levels at which a barrier released every rank: a set of level >= f cannot start before
   // every set of level < f has finished.
   std::vector<int> barrierLevels;
+  // How many times each set occurs (empty: each once). The trace's sets are in order and
+  // leave this empty; a derived list (the coarse levels of multilevel search) that already
+  // merged repeated sets keeps their counts here.
+  std::vector<std::uint64_t> repeats;
 
   // Whether a barrier separates set t from set t + 1.
   bool barrierBetween(std::size_t t) const;

@@ -24,10 +24,11 @@ struct CcsTime {
   int slowest = -1;       // communication index in the Problem
   double contention = 0;  // C of the slowest communication (engines may make it fractional)
   int busiestLink = 0;    // most messages of the CCS on one network link
+  std::uint64_t repeats = 1;  // how often the CCS occurs in the trace (problem.hpp)
 };
 
 struct Prediction {
-  std::vector<CcsTime> ccs;
+  std::vector<CcsTime> ccs;  // per CCS of the problem (repeated sets once, with their count)
   double communication = 0;
   double computation = 0;  // largest per-rank compute + copy time
   double total = 0;
@@ -52,7 +53,7 @@ Prediction predict(const Problem& problem, const Network& router, const Mapping&
 // t's are still in flight and share their links. `penalty` is how much longer t+1 takes when
 // each of its messages meets the loads of both CCSs, against `barrier`, the profile's cost.
 struct BarrierAdvice {
-  int after = 0;  // the boundary after CCS `after`
+  int after = 0;  // the boundary after CCS `after` of the trace (in trace order)
   int contentionAlone = 0, contentionOverlapped = 0;
   double penalty = 0, barrier = 0;
   bool pays = false;

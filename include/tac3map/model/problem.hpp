@@ -2,6 +2,13 @@
 // communications between two different tasks, since a task's messages to itself never touch
 // the network), the contention model, each CCS's lower bound, and the union sets of phase
 // overlap. Every evaluator and engine reads it.
+//
+// Repeated sets are kept once (docs/model.md, "Whole-run traces"): a whole run is its
+// kernel's iteration many times over, so two CCSs with the same messages (the same sources,
+// destinations and sizes) become one CCS with a repeat count, and every objective adds each
+// CCS's cost times its count. The scores are exactly those of the uncompressed list; the
+// engines' work per move is proportional to the distinct sets. Only where the model needs the
+// order of the sets (phase overlap) is the list kept as it is.
 #pragma once
 
 #include <cstddef>
@@ -19,6 +26,13 @@ struct Problem {
   int ccsCount = 0;
   std::vector<int> src, dst, ccs;  // per communication
   std::vector<std::uint64_t> bytes;
+  // Per communication: bytes x the repeats of its CCS, what it moves over the whole run
+  // (hop-bytes and link byte totals add these).
+  std::vector<std::uint64_t> volume;
+  // Per CCS: how many times it occurs in the trace (1 for every union of phase overlap).
+  std::vector<std::uint64_t> repeats;
+  // Per CCS of the trace, in trace order: its index here (the identity when nothing repeats).
+  std::vector<int> ccsOfSet;
   Model model;  // engines, ranks per node (model.hpp); default: the paper's setting
   // Per CCS, a lower bound of its cost whatever the mapping, in weighted link bytes (the
   // largest message x linkWeight, or a node's messages on its engines if more; 0 with several
@@ -39,7 +53,16 @@ struct Problem {
   bool isUnion(int t) const { return t >= realCcsCount; }
 };
 
-Problem makeProblem(const CcsSet& sets, const Model& model = {});
+// `mergeRepeats` false keeps every set apart (the reference the merged problem is tested
+// against); phase overlap keeps them apart anyway.
+Problem makeProblem(const CcsSet& sets, const Model& model = {}, bool mergeRepeats = true);
+
+// The kernel's iteration in a list of sets (ccsOfSet): the shortest period that covers most
+// of the list, where it starts, and how many times it repeats; length 0 when nothing repeats.
+struct Period {
+  std::size_t start = 0, length = 0, repeats = 0;
+};
+Period findPeriod(const std::vector<int>& sequence);
 
 // Every exact score is a 64-bit sum (objective.hpp): tac3 adds per CCS its messages x the
 // largest route weight x its largest message, tahb the bytes x hops, the tie-break the squared

@@ -150,7 +150,7 @@ class IncrementalObjective {
 };
 
 // What both tac3 engines keep besides their link loads: each CCS's cost and bound (its largest
-// message), their sums, the sharing pairs (the tie-break term), the proposed move's changes to
+// message) for one occurrence, their sums weighted by the CCS's repeats (problem.hpp), the sharing pairs (the tie-break term), the proposed move's changes to
 // value and pairs, and the early-rejection test. An engine evaluates the move's CCSs one at a
 // time: it starts from initialSlack(), calls enter() as it takes up CCS t, may ask
 // certainlyTooHigh() with a lower bound of t's new cost, and records the cost with settle().
@@ -179,7 +179,7 @@ class Tac3Totals {
   // The most the CCSs not yet evaluated could still lower the value by: each to its bound.
   std::int64_t initialSlack() const { return static_cast<std::int64_t>(total_ - boundTotal_); }
   void enter(int t, std::int64_t& slack) const {
-    slack -= static_cast<std::int64_t>(cost_[t] - bound_[t]);
+    slack -= static_cast<std::int64_t>(repeats_[t] * (cost_[t] - bound_[t]));
   }
   // Whether a new cost of CCS t of at least `cost` makes the value rise by at least limit()
   // whatever the CCSs not yet evaluated do. limit() is called only when the rise is positive.
@@ -187,13 +187,14 @@ class Tac3Totals {
   bool certainlyTooHigh(int t, std::uint64_t cost, std::int64_t slack, Limit&& limit) const {
     // With phase overlap a union's term can fall when its CCSs' costs rise: no early verdict.
     if (overlap_) return false;
-    const std::int64_t atLeast = delta_ + static_cast<std::int64_t>(cost - cost_[t]) - slack;
+    const std::int64_t atLeast =
+        delta_ + static_cast<std::int64_t>(repeats_[t] * (cost - cost_[t])) - slack;
     return atLeast > 0 && static_cast<double>(atLeast) >= limit();
   }
   // CCSs are settled in ascending order, so a union (its index is above both of its CCSs')
   // sees their new costs.
   void settle(int t, std::uint64_t newCost) {
-    delta_ += static_cast<std::int64_t>(newCost - cost_[t]);
+    delta_ += static_cast<std::int64_t>(repeats_[t] * (newCost - cost_[t]));
     if (!overlap_) return;
     proposed_[t] = newCost;
     settled_.push_back(t);
@@ -202,12 +203,17 @@ class Tac3Totals {
       delta_ -= static_cast<std::int64_t>(std::max(proposed_[a], proposed_[a + 1])) -
                 static_cast<std::int64_t>(std::max(cost_[a], cost_[a + 1]));
   }
+  // The change of CCS t's sharing pairs in one occurrence.
+  void addPairs(int t, std::int64_t pairs) {
+    pairsDelta_ += static_cast<std::int64_t>(repeats_[t]) * pairs;
+  }
   void commitTotals() {
     total_ += static_cast<std::uint64_t>(delta_);
     sharedPairs_ += static_cast<std::uint64_t>(pairsDelta_);
   }
 
-  std::vector<std::uint64_t> cost_, bound_;  // per CCS
+  std::vector<std::uint64_t> cost_, bound_;  // per CCS, one occurrence
+  std::vector<std::uint64_t> repeats_;        // per CCS (problem.hpp)
   std::uint64_t total_ = 0, boundTotal_ = 0;
   // Phase overlap (objective.hpp): per CCS its union's first CCS (-1: not a union), the costs
   // of the proposal so far, and the CCSs it has settled.
@@ -235,7 +241,7 @@ class TahbObjective : public IncrementalObjective<TahbObjective> {
     placement_.forEachAffected(move_, [&](int c) {
       if (static_cast<std::size_t>(c) >= problem_.realCommunications) return;  // union copies
       const Ends now = endsNow(c), after = endsAfter(c);
-      delta_ += static_cast<std::int64_t>(problem_.bytes[c]) *
+      delta_ += static_cast<std::int64_t>(problem_.volume[c]) *
                 (router_.hops(after.p, after.q) - router_.hops(now.p, now.q));
     });
     return true;
@@ -294,7 +300,7 @@ class RmattObjective : public IncrementalObjective<RmattObjective> {
 
 inline void RmattObjective::removeRoute(int c, Ends e) {
   if (static_cast<std::size_t>(c) >= problem_.realCommunications) return;  // union copies
-  const std::uint64_t bytes = problem_.bytes[c];
+  const std::uint64_t bytes = problem_.volume[c];
   int hops = 0;
   router_.forEachLink(e.p, e.q, [&](LinkId l) {
     if (linkBytes_[l] == maxBytes_) --atMax_;
@@ -306,7 +312,7 @@ inline void RmattObjective::removeRoute(int c, Ends e) {
 
 inline void RmattObjective::addRoute(int c, Ends e) {
   if (static_cast<std::size_t>(c) >= problem_.realCommunications) return;  // union copies
-  const std::uint64_t bytes = problem_.bytes[c];
+  const std::uint64_t bytes = problem_.volume[c];
   int hops = 0;
   router_.forEachLink(e.p, e.q, [&](LinkId l) {
     const std::uint64_t now = linkBytes_[l] += bytes;

@@ -162,7 +162,7 @@ std::uint32_t CompactTac3Objective::evaluate(int t, const Message* a, const Mess
   const auto keep = [](std::uint32_t, std::uint32_t) {};
   for (const std::uint16_t* l = removed; l != added; ++l) step.out(*l, 1, keep);
   for (const std::uint16_t* l = added; l != end; ++l) step.in(*l, 1, keep);
-  pairsDelta_ += step.pairs;
+  addPairs(t, step.pairs);
   const std::uint32_t oldMax = maxLoad_[t];
   s.newMax =
       step.newMax(oldMax, [&](std::uint32_t) { return largestByte(load, scanned_, oldMax); });

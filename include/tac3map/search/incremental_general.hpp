@@ -237,7 +237,7 @@ bool Tac3Objective::evaluateSingleSize(int t, const int* first, const int* last,
   touchedCount_ = static_cast<std::uint32_t>(out - touched_.data());
   segment.last = touchedCount_;
   if (tooHighNow) return false;
-  pairsDelta_ += step.pairs;
+  addPairs(t, step.pairs);
   // Untouched links keep their loads: the old maximum survives if some link at it is
   // untouched, else the next level down with an untouched link, else the touched maximum.
   const std::uint32_t top = step.newMax(oldMax, [&](std::uint32_t addedTop) {
@@ -266,7 +266,7 @@ inline void Tac3Objective::evaluateMultiSize(int t, const int* first, const int*
     joinMulti(*c, endsAfter(*c), pairs);
   }
   segment.last = static_cast<std::uint32_t>(multiComms_.size());
-  pairsDelta_ += pairs;
+  addPairs(t, pairs);
   segment.newCost = treeTop(tables_[t]);
 }
 
