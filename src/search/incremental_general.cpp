@@ -12,9 +12,9 @@ namespace tac3map {
 namespace {
 
 // Bytes per slot of a dense and of a hashed table (a key more), for one size or several
-// (largest message, list head and two max-tree entries more).
+// (largest message, its count, list head and two max-tree entries more).
 std::uint64_t denseSlotBytes(bool multiSize) {
-  return multiSize ? 4 + 8 + 4 + 16 : 4;
+  return multiSize ? 4 + 8 + 4 + 4 + 16 : 4;
 }
 std::uint64_t hashedSlotBytes(bool multiSize) {
   return denseSlotBytes(multiSize) + 4;
@@ -94,6 +94,7 @@ Tac3Objective::Tac3Objective(const Problem& problem, const Network& router, cons
   hist_.assign(histSize, 0);
   maxLoad_.assign(ccsCount, 0);
   top_.assign(auxSlots, 0);
+  atTop_.assign(auxSlots, 0);
   head_.assign(auxSlots, -1);
   tree_.assign(2 * auxSlots, 0);
   if (nodes >= static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
@@ -159,6 +160,7 @@ void Tac3Objective::rehash(int t) {
   liveKeys_.clear();
   liveLoads_.clear();
   liveTops_.clear();
+  liveAtTop_.clear();
   liveHeads_.clear();
   for (std::uint32_t i = 0; i < table.capacity; ++i) {
     const std::uint32_t slot = table.base + i;
@@ -167,6 +169,7 @@ void Tac3Objective::rehash(int t) {
     liveLoads_.push_back(load_[slot]);
     if (table.multiSize) {
       liveTops_.push_back(top_[table.aux + i]);
+      liveAtTop_.push_back(atTop_[table.aux + i]);
       liveHeads_.push_back(head_[table.aux + i]);
     }
     load_[slot] = 0;
@@ -174,6 +177,7 @@ void Tac3Objective::rehash(int t) {
   std::fill_n(keys_.begin() + table.base, table.capacity, kNoKey);
   if (table.multiSize) {
     std::fill_n(top_.begin() + static_cast<std::ptrdiff_t>(table.aux), table.capacity, 0);
+    std::fill_n(atTop_.begin() + static_cast<std::ptrdiff_t>(table.aux), table.capacity, 0);
     std::fill_n(head_.begin() + static_cast<std::ptrdiff_t>(table.aux), table.capacity, -1);
     std::fill_n(tree_.begin() + static_cast<std::ptrdiff_t>(2 * table.aux), 2 * table.capacity, 0);
   }
@@ -184,13 +188,14 @@ void Tac3Objective::rehash(int t) {
     if (!table.multiSize) continue;
     const std::uint32_t local = slot - table.base;
     top_[table.aux + local] = liveTops_[k];
+    atTop_[table.aux + local] = liveAtTop_[k];
     head_[table.aux + local] = liveHeads_[k];
     setLeaf(table, local, liveTops_[k] * liveLoads_[k]);
   }
 }
 
 std::size_t Tac3Objective::tableBytes() const {
-  return keys_.size() * 4 + load_.size() * 4 + hist_.size() * 4 + top_.size() * 8 +
+  return keys_.size() * 4 + load_.size() * 4 + hist_.size() * 4 + top_.size() * 12 +
          head_.size() * 4 + (next_.size() + prev_.size() + commOfNode_.size()) * 4 +
          nodeBase_.size() * 4 + tree_.size() * 8 + seen_.size() * sizeof(Stamp);
 }

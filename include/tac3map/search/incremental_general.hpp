@@ -132,9 +132,12 @@ class Tac3Objective : public IncrementalObjective<Tac3Objective>, public Tac3Tot
   std::vector<std::int64_t> histOffset_;  // single size, per CCS: its histogram in hist_
   std::vector<std::int32_t> hist_;        // links by load
   std::vector<std::uint32_t> maxLoad_;    // single size, per CCS
-  // Several sizes: per slot the largest message on the link and the first of its list nodes;
-  // per node (communication c's k-th link is node nodeBase_[c] + k) its neighbours and c.
+  // Several sizes: per slot the largest message on the link, how many messages of that size
+  // are there (the list is walked only when the last of them leaves: whole-run traces put
+  // many equal messages on one link), and the first of its list nodes; per node
+  // (communication c's k-th link is node nodeBase_[c] + k) its neighbours and c.
   std::vector<std::uint64_t> top_;
+  std::vector<std::uint32_t> atTop_;
   std::vector<std::int32_t> head_, next_, prev_, commOfNode_;
   std::vector<std::uint32_t> nodeBase_;
   std::vector<std::uint64_t> tree_;
@@ -151,6 +154,7 @@ class Tac3Objective : public IncrementalObjective<Tac3Objective>, public Tac3Tot
   std::vector<int> affected_, multiComms_;
   std::vector<std::uint32_t> liveKeys_, liveLoads_;  // rehash scratch
   std::vector<std::uint64_t> liveTops_;
+  std::vector<std::uint32_t> liveAtTop_;
   std::vector<std::int32_t> liveHeads_;
 };
 
@@ -303,7 +307,12 @@ inline void Tac3Objective::moveMulti(int c, Ends e, std::int64_t& pairs) {
           prev_[node] = -1;
           if (head_[a] >= 0) prev_[head_[a]] = node;
           head_[a] = node;
-          top_[a] = std::max(top_[a], bytes);
+          if (bytes > top_[a]) {
+            top_[a] = bytes;
+            atTop_[a] = 1;
+          } else if (bytes == top_[a]) {
+            ++atTop_[a];
+          }
         } else {
           pairs -= static_cast<std::int64_t>(after) * w;
           if (prev_[node] >= 0) {
@@ -312,11 +321,21 @@ inline void Tac3Objective::moveMulti(int c, Ends e, std::int64_t& pairs) {
             head_[a] = next_[node];
           }
           if (next_[node] >= 0) prev_[next_[node]] = prev_[node];
-          if (bytes == top_[a]) {  // the largest message may have left: ask the ones that stay
+          // The last message of the largest size left: ask the ones that stay.
+          if (bytes == top_[a] && --atTop_[a] == 0) {
             std::uint64_t top = 0;
-            for (std::int32_t n = head_[a]; n >= 0; n = next_[n])
-              top = std::max(top, problem_.bytes[commOfNode_[n]]);
+            std::uint32_t count = 0;
+            for (std::int32_t n = head_[a]; n >= 0; n = next_[n]) {
+              const std::uint64_t b = problem_.bytes[commOfNode_[n]];
+              if (b > top) {
+                top = b;
+                count = 1;
+              } else if (b == top) {
+                ++count;
+              }
+            }
             top_[a] = top;
+            atTop_[a] = count;
           }
         }
         ++node;
