@@ -123,6 +123,7 @@ TEST_F(Cli, ProgressLineOnlyOnATerminal) {
       run("--version >/dev/null 2>&1; script -qec '" + binary + " " + args + "' /dev/null; true");
   EXPECT_NE(tty.out.find("trials/s"), std::string::npos) << tty.out;
   EXPECT_NE(tty.out.find("x lower bound"), std::string::npos) << tty.out;
+  EXPECT_NE(tty.out.find("search: "), std::string::npos) << tty.out;  // the phase, named
   const Outcome quiet = runShell("script -qec '" + binary + " " + args + " --quiet' /dev/null");
   EXPECT_EQ(quiet.out.find("trials/s"), std::string::npos) << quiet.out;
   EXPECT_EQ(quiet.out, "");  // --quiet: nothing at all (docs/cli.md)

@@ -88,10 +88,16 @@ json startJson(const std::optional<ChosenStart>& chosen, double linkBandwidth) {
   for (const StartCandidate& c : chosen->candidates)
     candidates.push_back(
         {{"name", c.name}, {"scores", scoresJson(toScores(c.scores, linkBandwidth))}});
-  return {{"chosen", chosen->best().name}, {"candidates", candidates}};
+  return {{"chosen", chosen->best().name},
+          {"candidates", candidates},
+          {"skipped", chosen->skipped},
+          {"time_limited", chosen->timeLimited},
+          {"seconds", chosen->seconds}};
 }
 
-// The progress line: on a terminal only, at most four updates a second, rewritten in place.
+// The progress line: on a terminal only, at most four updates a second, rewritten in place. It
+// names map's phase (Progress::phase: reading, starts, search, tie-break); in the search, the
+// temperature, best value, trial rate and time left.
 class ProgressLine {
  public:
   ProgressLine(const Progress& progress, std::uint64_t plannedTrials, const char* unit,
@@ -109,24 +115,47 @@ class ProgressLine {
     thread_.join();
     std::fputs("\r\033[K", stderr);  // leave the terminal clean for the summary
   }
+  // The search phase's deadline (--time-limit), once it is set: the time left is at most its.
+  void bound(const Deadline& deadline) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    deadline_ = deadline;
+  }
 
  private:
   void loop() {
-    const auto start = std::chrono::steady_clock::now();
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    std::optional<Clock::time_point> searchBegan;  // the trial rate is over the search's time
     std::unique_lock<std::mutex> lock(mutex_);
     while (!wake_.wait_for(lock, std::chrono::milliseconds(250), [this] { return done_; })) {
-      if (!progress_.started.load(std::memory_order_relaxed)) continue;
-      const double elapsed =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      const double trials = static_cast<double>(progress_.trials.load(std::memory_order_relaxed));
-      const double rate = trials / elapsed;
-      const double left = rate > 0 ? (static_cast<double>(planned_) - trials) / rate : 0.0;
-      std::fprintf(stderr,
-                   "\rT %.3g  best %.6g %s  %.3g trials/s  %.1f s elapsed  ~%.1f s "
-                   "left (at most)\033[K",
-                   progress_.temperature.load(std::memory_order_relaxed),
-                   progress_.bestEnergy.load(std::memory_order_relaxed), unit_, rate, elapsed,
-                   left > 0 ? left : 0.0);
+      const auto now = Clock::now();
+      const double elapsed = std::chrono::duration<double>(now - start).count();
+      const Phase phase = progress_.phase.load(std::memory_order_relaxed);
+      std::string line = std::string("\r") + phaseName(phase) + ": ";
+      if (phase == Phase::Starts)
+        line += std::to_string(progress_.startStep.load(std::memory_order_relaxed)) + " of " +
+                std::to_string(progress_.startSteps.load(std::memory_order_relaxed)) +
+                " starts tried  ";
+      double left = -1;  // unknown
+      if ((phase == Phase::Search || phase == Phase::TieBreak) &&
+          progress_.started.load(std::memory_order_relaxed)) {
+        if (!searchBegan) searchBegan = now;
+        const double searching = std::chrono::duration<double>(now - *searchBegan).count();
+        const double trials = static_cast<double>(progress_.trials.load(std::memory_order_relaxed));
+        const double rate = searching > 0 ? trials / searching : 0.0;
+        if (phase == Phase::Search) {
+          line += format("T %.3g  ", progress_.temperature.load(std::memory_order_relaxed));
+          if (rate > 0) left = std::max(0.0, (static_cast<double>(planned_) - trials) / rate);
+        }
+        line += format("best %.6g ", progress_.bestEnergy.load(std::memory_order_relaxed)) + unit_ +
+                "  " + format("%.3g trials/s  ", rate);
+      }
+      line += format("%.1f s elapsed", elapsed);
+      if (deadline_.limited())
+        left = left < 0 ? deadline_.left(now) : std::min(left, deadline_.left(now));
+      if (left >= 0) line += format("  ~%.1f s left (at most)", left);
+      line += "\033[K";
+      std::fputs(line.c_str(), stderr);
       std::fflush(stderr);
     }
   }
@@ -137,8 +166,13 @@ class ProgressLine {
   std::mutex mutex_;
   std::condition_variable wake_;
   bool done_ = false;
+  Deadline deadline_;
   std::thread thread_;
 };
+
+double secondsSince(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
 
 }  // namespace
 
@@ -151,35 +185,63 @@ int runMap(const MapOptions& o) {
   schedule.breakTies = !o.noTieBreak;
   schedule.moves = parseMoveKind(o.moves);
   checkSchedule(schedule);
+  Progress progress;  // Phase::Reading
+  // The progress line, from reading to the search's end. With MPI only rank 0 reports, on its
+  // own chains' progress.
+  std::optional<ProgressLine> line;
+  line.emplace(progress, schedule.totalTrials() * static_cast<std::uint64_t>(o.chains),
+               objectiveSpec(objective).normalisedMeaning,
+               !o.quiet && MpiSession::rank() == 0 && ::isatty(STDERR_FILENO));
   const Job job(jobContext(o.box, {o.init}), o.input);
+  // Setup (reading the trace, CCSs, routes) is done: the search phase begins, and with it the
+  // one deadline that the starts, the search and the tie-break share (deadline.hpp).
+  const double setupSeconds = secondsSince(start);
+  const auto searchBegan = std::chrono::steady_clock::now();
+  schedule.deadline = Deadline::after(schedule.timeLimit, searchBegan);
+  schedule.timeLimit = 0;
+  line->bound(schedule.deadline);
   schedule.allocation = job.allocation;
   std::optional<ChosenStart> chosen;  // with --init auto
-  const Mapping initial =
-      job.start(o.init, objective, schedule, o.seed, o.coresPerNode, &chosen, parseGrid(o.grid));
+  progress.phase = Phase::Starts;
+  const Mapping initial = job.start(o.init, objective, schedule, o.seed, o.coresPerNode, &chosen,
+                                    parseGrid(o.grid), &progress);
+  // The start's scores (the report's), and how long scoring the job takes: each chain stops
+  // that much before its share of the deadline, so that scoring its result still fits.
+  // The searches reuse the start's scores rather than score it again.
+  std::optional<ExactScores> initialScores;
+  if (chosen) {
+    initialScores = chosen->best().scores;
+    schedule.scoringSeconds = chosen->scoringSeconds;
+  } else if (MpiSession::rank() == 0 || schedule.deadline.limited()) {
+    const auto scoring = std::chrono::steady_clock::now();
+    initialScores = evaluateExact(job.problem, job.router, initial);
+    schedule.scoringSeconds = secondsSince(scoring);
+  }
+  const double startsSeconds = secondsSince(searchBegan);
   const MapFormat mapFormat = parseMapFormat(o.mapFormat);
   const RankMapOptions rankMap{job.ranksPerNode(), o.coresPerNode, o.socketsPerNode,
                                parseRankfileBind(o.bind)};
   // Fail before the search if the output format cannot be written (no host names, ...).
   if (mapFormat != MapFormat::CrayRankOrder)
     writeRankMap(mapFormat, initial, job.machine, job.box, job.nodeTable(), rankMap);
-  Progress progress;
-  ChainsResult run;
-  {
-    const char* unit = objectiveSpec(objective).normalisedMeaning;
-    // With MPI only rank 0 reports, on its own chains' progress.
-    const ProgressLine line(progress, schedule.totalTrials() * static_cast<std::uint64_t>(o.chains),
-                            unit, !o.quiet && MpiSession::rank() == 0 && ::isatty(STDERR_FILENO));
-    run = annealChainsEverywhere(job.problem, job.router, objective, initial, schedule, o.seed,
-                                 o.chains, o.threads, &progress);
-  }
+  progress.phase = Phase::Search;
+  const ChainsResult run = annealChainsEverywhere(job.problem, job.router, objective, initial,
+                                                  schedule, o.seed, o.chains, o.threads, &progress,
+                                                  initialScores ? &*initialScores : nullptr);
+  const double limitedSeconds = secondsSince(searchBegan);
+  line.reset();
   if (MpiSession::rank() != 0) return 0;  // rank 0 writes the outputs
   const SearchResult& winner = run.chains[run.best];
-  const Scores before = job.score(initial);
+  const Scores before = toScores(*initialScores, job.machine.linkBandwidth);
   const Scores after = toScores(winner.bestScores, job.machine.linkBandwidth);
   std::uint64_t trials = 0, accepted = 0;
+  // Why the search phase ended: the deadline when it cut any part of it (a start, a chain, a
+  // tie-break), else the winning chain's reason.
+  bool timeLimited = chosen && chosen->timeLimited;
   json chains = json::array();
   for (std::size_t i = 0; i < run.chains.size(); ++i) {
     const SearchResult& c = run.chains[i];
+    timeLimited |= c.stopped == "time-limit";
     trials += c.trials;
     accepted += c.accepted;
     chains.push_back({{"chain", i},
@@ -191,6 +253,7 @@ int runMap(const MapOptions& o) {
                       {"stopped", c.stopped},
                       {"tie_break_moves", c.tieBreakMoves}});
   }
+  const std::string stopped = timeLimited ? "time-limit" : winner.stopped;
 
   std::vector<StagedFile> outputs;
   outputs.emplace_back(o.output, writeRankMap(mapFormat, winner.best, job.machine, job.box,
@@ -222,10 +285,14 @@ int runMap(const MapOptions& o) {
           {"refiner", winner.refiner},
           {"levels", winner.levels},
           {"moves", usesLocalMoves(schedule, job.allocation.nodeCount()) ? "local" : "global"}}},
-        {"resources",
-         {{"seconds",
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()},
-          {"peak_memory_mib", peakMemoryMiB()}}},
+        {"time",
+         {{"limit", o.schedule.timeLimit > 0 ? json(o.schedule.timeLimit) : json(nullptr)},
+          {"setup_seconds", setupSeconds},
+          {"starts_seconds", startsSeconds},
+          {"search_seconds", run.seconds},
+          {"limited_seconds", limitedSeconds},
+          {"stopped", stopped}}},
+        {"resources", {{"seconds", secondsSince(start)}, {"peak_memory_mib", peakMemoryMiB()}}},
         {"chains", chains},
         {"mapping", coordinatesJson(winner.best, job.box)}};
     outputs.emplace_back(o.report, report.dump(2) + "\n");
@@ -251,6 +318,13 @@ int runMap(const MapOptions& o) {
   out << "search: " << trials << " trials, " << accepted << " accepted, "
       << format("%.3f", run.seconds) << " s, stopped: " << winner.stopped;
   if (o.chains > 1) out << " (best: chain " << run.best << ", seed " << o.seed + run.best << ")";
+  out << "\n";
+  out << "time: setup " << format("%.3f", setupSeconds)
+      << " s (reading the trace, routes; outside --time-limit), starts "
+      << format("%.3f", startsSeconds) << " s, search " << format("%.3f", run.seconds) << " s";
+  if (o.schedule.timeLimit > 0)
+    out << "; limit " << format("%g", o.schedule.timeLimit) << " s"
+        << (timeLimited ? ", reached" : ", not reached");
   out << "\n";
   out << "wrote " << o.output << (o.report.empty() ? "" : " and " + o.report) << "\n";
   return 0;

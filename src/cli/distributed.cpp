@@ -117,10 +117,11 @@ int MpiSession::size() {
 ChainsResult annealChainsEverywhere(const Problem& problem, const Network& router,
                                     ObjectiveKind objective, const Mapping& initial,
                                     const Schedule& schedule, std::uint64_t seed, int chains,
-                                    int threads, Progress* progress) {
+                                    int threads, Progress* progress,
+                                    const ExactScores* initialScores) {
   if (!gActive || gSize == 1)
     return annealChains(problem, router, objective, initial, schedule, seed, chains, threads,
-                        progress);
+                        progress, initialScores);
 #ifdef TAC3MAP_HAVE_MPI
   if (chains < 1) throw InputError("--chains must be at least 1");
   const auto start = std::chrono::steady_clock::now();
@@ -128,7 +129,7 @@ ChainsResult annealChainsEverywhere(const Problem& problem, const Network& route
   for (int i = gRank; i < chains; i += gSize) mine.push_back(i);
   ChainsResult local;
   local.chains = annealChainSubset(problem, router, objective, initial, schedule, seed, mine,
-                                   threads, progress);
+                                   threads, progress, initialScores);
 
   // Everyone's summaries to rank 0.
   std::vector<std::uint64_t> packed(mine.size() * kFields);

@@ -29,6 +29,7 @@ class MpiSession {
 ChainsResult annealChainsEverywhere(const Problem& problem, const Network& router,
                                     ObjectiveKind objective, const Mapping& initial,
                                     const Schedule& schedule, std::uint64_t seed, int chains,
-                                    int threads, Progress* progress);
+                                    int threads, Progress* progress,
+                                    const ExactScores* initialScores = nullptr);
 
 }  // namespace tac3map::cli

@@ -110,7 +110,7 @@ Mapping Job::mapping(const std::string& nameOrFile, int coresPerNode) const {
 }
 
 ChosenStart Job::autoStart(ObjectiveKind objective, const Schedule& schedule, std::uint64_t seed,
-                           const std::vector<int>& grid) const {
+                           const std::vector<int>& grid, Progress* progress) const {
   const StartContext context = startContext(grid);
   std::vector<std::pair<std::string, StartBuilder>> starts;
   for (const auto& mapper : initialMappers())
@@ -119,14 +119,17 @@ ChosenStart Job::autoStart(ObjectiveKind objective, const Schedule& schedule, st
                           [&context, m = mapper.get()] { return m->build(context); });
   Schedule restricted = schedule;
   restricted.allocation = allocation;
-  return chooseStart(problem, router, objective, starts, restricted, seed);
+  // The starts' share of the search's time (deadline.hpp); the main search gets the rest.
+  restricted.deadline = schedule.until().share(kStartsShare);
+  restricted.timeLimit = 0;
+  return chooseStart(problem, router, objective, starts, restricted, seed, progress);
 }
 
 Mapping Job::start(const std::string& init, ObjectiveKind objective, const Schedule& schedule,
                    std::uint64_t seed, int coresPerNode, std::optional<ChosenStart>* chosen,
-                   const std::vector<int>& grid) const {
+                   const std::vector<int>& grid, Progress* progress) const {
   if (init == "auto") {
-    ChosenStart best = autoStart(objective, schedule, seed, grid);
+    ChosenStart best = autoStart(objective, schedule, seed, grid, progress);
     Mapping mapping = best.best().mapping;
     if (chosen) *chosen = std::move(best);
     return mapping;

@@ -65,16 +65,17 @@ struct Job {
     return {machine, box, problem, router, allocation, grid};
   }
   // --init auto (initial_mapping.hpp): the best by `objective` of every start that applies
-  // (identity, round-robin, tofu-default, geometric) and a hop-bytes search from each.
+  // (identity, round-robin, tofu-default, geometric) and a hop-bytes search from each, in
+  // kStartsShare of the time left before the schedule's deadline (deadline.hpp).
   ChosenStart autoStart(ObjectiveKind objective, const Schedule& schedule, std::uint64_t seed,
-                        const std::vector<int>& grid = {}) const;
+                        const std::vector<int>& grid = {}, Progress* progress = nullptr) const;
   // A start by --init value: auto (the choice into `chosen` when given), random (seeded by
   // `seed`), a mapping name or file (read with `coresPerNode`, map --cores-per-node), or a
   // start's name (geometric).
   Mapping start(const std::string& init, ObjectiveKind objective, const Schedule& schedule,
                 std::uint64_t seed, int coresPerNode = 0,
-                std::optional<ChosenStart>* chosen = nullptr,
-                const std::vector<int>& grid = {}) const;
+                std::optional<ChosenStart>* chosen = nullptr, const std::vector<int>& grid = {},
+                Progress* progress = nullptr) const;
   Scores score(const Mapping& mapping) const {
     return evaluate(problem, router, mapping, machine.linkBandwidth);
   }

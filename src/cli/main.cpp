@@ -157,7 +157,10 @@ int main(int argc, char** argv) {
   mapCmd->add_flag("--no-tie-break", map.noTieBreak,
                    "tac3: keep the search's best mapping as it is (no descent to fewer shared "
                    "links, then fewer byte-hops, at equal tac3)");
-  mapCmd->add_option("--time-limit", map.schedule.timeLimit, "stop after this many seconds");
+  mapCmd->add_option("--time-limit", map.schedule.timeLimit,
+                     "seconds for the whole search: the starts of --init auto and their "
+                     "searches, the chains, multilevel's levels and the tie-break share them "
+                     "(reading the trace and building routes come on top; docs/search.md)");
   mapCmd->add_option("--chains", map.chains, "independent chains (seeds seed, seed+1, ...)")
       ->check(CLI::Range(1, tac3map::limits::kMaxChains))
       ->capture_default_str();

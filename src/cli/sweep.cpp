@@ -385,9 +385,13 @@ json runEntry(const Entry& e, const Job& job) {
     return result;
   }
   const ObjectiveKind objective = parseObjective(e.objective);
-  const ChainsResult run = annealChains(job.problem, job.router, objective,
-                                        job.start(e.init, objective, e.schedule, e.seed),
-                                        e.schedule, e.seed, e.chains, 1);
+  // time_limit bounds the entry's whole search, starts included, as map's --time-limit does.
+  Schedule schedule = e.schedule;
+  schedule.deadline = schedule.until();
+  schedule.timeLimit = 0;
+  const Mapping start = job.start(e.init, objective, schedule, e.seed);
+  const ChainsResult run =
+      annealChains(job.problem, job.router, objective, start, schedule, e.seed, e.chains, 1);
   const SearchResult& best = run.chains[run.best];
   std::uint64_t trials = 0;
   for (const SearchResult& chain : run.chains) trials += chain.trials;

@@ -1,5 +1,8 @@
 #include "tac3map/initial/initial_mapping.hpp"
 
+#include <algorithm>
+#include <chrono>
+
 #include "tac3map/io/error.hpp"
 #include "tac3map/search/objectives.hpp"
 
@@ -7,37 +10,83 @@ namespace tac3map {
 
 ChosenStart chooseStart(const Problem& problem, const Network& router, ObjectiveKind objective,
                         const std::vector<std::pair<std::string, StartBuilder>>& named,
-                        const Schedule& schedule, std::uint64_t seed) {
+                        const Schedule& schedule, std::uint64_t seed, Progress* progress) {
   if (named.empty()) throw InputError("--init auto: no start applies to this job");
+  using Clock = std::chrono::steady_clock;
+  const auto since = [](Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  };
+  const auto began = Clock::now();
+  const Deadline until = schedule.until();
+  const bool searches = objective != ObjectiveKind::Tahb;
+  if (progress) {
+    progress->startStep.store(0, std::memory_order_relaxed);
+    progress->startSteps.store(static_cast<int>(named.size() * (searches ? 2 : 1)),
+                               std::memory_order_relaxed);
+    progress->phase.store(Phase::Starts, std::memory_order_relaxed);
+  }
+  const auto stepDone = [&] {
+    if (progress) progress->startStep.fetch_add(1, std::memory_order_relaxed);
+  };
   ChosenStart result;
+  double lastStart = 0;  // seconds the last start took to build and score
   for (const auto& [name, build] : named) {
+    // Out of time, or too little left for another start like the last one: the starts built so
+    // far (always the first).
+    if (!result.candidates.empty() && (until.expired() || until.left() < lastStart)) {
+      result.skipped.push_back(name);
+      result.timeLimited = true;
+      stepDone();
+      if (searches) stepDone();  // nor its search
+      continue;
+    }
+    const auto building = Clock::now();
     Mapping mapping = build();
+    const auto scoring = Clock::now();
     const ExactScores scores = evaluateExact(problem, router, mapping);
+    result.scoringSeconds = std::max(result.scoringSeconds, since(scoring));
+    lastStart = since(building);
     result.candidates.push_back({name, std::move(mapping), scores});
+    stepDone();
     if (objective == ObjectiveKind::Tac3 && schedule.earlyStop &&
         scores.tac3ByteCounts == scores.lowerBoundBytes) {
       result.chosen = result.candidates.size() - 1;
+      result.seconds = since(began);
       return result;
     }
   }
   // A hop-bytes search from each named start: cheap (tahb trials are the fastest), and on
   // plateaus of the contention objective where it ends depends on where it began.
-  if (objective != ObjectiveKind::Tahb) {
+  if (searches) {
     Schedule tahb = schedule;
     tahb.earlyStop = false;
     tahb.refiner = "annealing";  // a quick look from each start; the main search may go deeper
+    tahb.timeLimit = 0;
     const std::size_t starts = result.candidates.size();
     for (std::size_t i = 0; i < starts; ++i) {
+      const std::string name = "tahb-search from " + result.candidates[i].name;
+      if (until.expired()) {
+        result.skipped.push_back(name);
+        result.timeLimited = true;
+        stepDone();
+        continue;
+      }
+      // An equal share of what is left, less the time to score the search's result.
+      tahb.deadline = until.split(static_cast<int>(starts - i)).reserve(result.scoringSeconds);
+      const ExactScores startScores = result.candidates[i].scores;
       const SearchResult r =
-          anneal(problem, router, ObjectiveKind::Tahb, result.candidates[i].mapping, tahb, seed);
-      result.candidates.push_back(
-          {"tahb-search from " + result.candidates[i].name, r.best, r.bestScores});
+          anneal(problem, router, ObjectiveKind::Tahb, result.candidates[i].mapping, tahb, seed,
+                 nullptr, &startScores);
+      if (r.stopped == "time-limit") result.timeLimited = true;
+      result.candidates.push_back({name, r.best, r.bestScores});
+      stepDone();
     }
   }
   for (std::size_t i = 1; i < result.candidates.size(); ++i)
     if (objectiveValue(result.candidates[i].scores, objective) <
         objectiveValue(result.candidates[result.chosen].scores, objective))
       result.chosen = i;
+  result.seconds = since(began);
   return result;
 }
 

@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "tac3map/network/network.hpp"
+#include "tac3map/search/deadline.hpp"
 #include "tac3map/search/incremental.hpp"
 #include "tac3map/search/random.hpp"
 #include "tac3map/search/schedule.hpp"
@@ -91,12 +92,20 @@ class MovePicker {
   const Allocation& allocation_;
 };
 
+// Stops at `deadline` (deadline.hpp), looking at the clock every checkInterval trials (and once
+// before building the state: a search whose share is already spent keeps its start).
 template <class Objective>
 SearchResult annealWith(const Problem& problem, const Network& router, const Mapping& initial,
-                        const Schedule& schedule, std::uint64_t seed, double reference,
-                        std::uint64_t stopValue, bool canStopEarly, Progress* progress) {
+                        const Schedule& schedule, const Deadline& deadline, std::uint64_t seed,
+                        double reference, std::uint64_t stopValue, bool canStopEarly,
+                        Progress* progress) {
   SearchResult result;
   result.best = initial;
+  if (deadline.expired()) {
+    result.stopped = "time-limit";
+    return result;
+  }
+  if (progress) progress->phase.store(Phase::Search, std::memory_order_relaxed);
   Objective state(problem, router, initial);
   const auto start = Clock::now();  // the trials' time: building the state is not a trial
   const int tasks = problem.tasks, nodes = router.nodeCount();
@@ -139,8 +148,7 @@ SearchResult annealWith(const Problem& problem, const Network& router, const Map
       if (++sinceCheck == checkEvery) {
         sinceCheck = 0;
         if (progress) progress->publish(checkEvery, t, static_cast<double>(bestValue) / reference);
-        if (schedule.timeLimit > 0 && seconds(start) >= schedule.timeLimit)
-          return finish("time-limit");
+        if (deadline.expired()) return finish("time-limit");
       }
       ++result.trials;
       const int task = static_cast<int>(rng.below(tasks));

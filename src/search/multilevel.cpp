@@ -6,7 +6,6 @@
 // annealer on its own exact engine, with trials per temperature in proportion to its tasks;
 // the coarse levels minimise hop-bytes, the finest level (the job itself) the objective.
 #include <algorithm>
-#include <chrono>
 #include <memory>
 
 #include "tac3map/search/coarsening.hpp"
@@ -41,13 +40,15 @@ class MultilevelRefiner : public Refiner {
 };
 
 SearchResult MultilevelRefiner::refine(const RefineTask& task, const Mapping& start) const {
-  const auto began = std::chrono::steady_clock::now();
   const Refiner& annealer = *findRefiner("annealing");
   // A start at tac3's lower bound is kept as it is (the annealer stops at once).
-  const ExactScores startScores = evaluateExact(task.problem, task.router, start);
+  const ExactScores startScores =
+      task.startScores ? *task.startScores : evaluateExact(task.problem, task.router, start);
   if (task.objective == ObjectiveKind::Tac3 && task.schedule.earlyStop &&
       startScores.tac3ByteCounts == startScores.lowerBoundBytes)
     return annealer.refine(task, start);
+  // No time left (--time-limit): the start as it is, without coarsening.
+  if (task.schedule.until().expired()) return annealer.refine(task, start);
   // Levels, finest first (pointers: a level's router and problem must not move).
   std::vector<std::unique_ptr<CoarseLevel>> levels;
   std::vector<Mapping> starts{start};
@@ -62,10 +63,10 @@ SearchResult MultilevelRefiner::refine(const RefineTask& task, const Mapping& st
     problem = &levels.back()->problem;
   }
   if (levels.empty()) return annealer.refine(task, start);  // nothing to coarsen: the job
-  const auto left = [&] {
-    return task.schedule.timeLimit -
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
-  };
+  // The levels share the search's time: the coarsest half of what is left after coarsening,
+  // each finer level an equal share of what is left when it begins (deadline.hpp).
+  const Deadline until = task.schedule.until();
+  bool timeLimited = false;
   // Trials per temperature in proportion to a level's tasks: a coarse level has fewer tasks
   // to place, and each of its trials moves more messages.
   const auto trialsFor = [&](const Problem& level) {
@@ -91,11 +92,12 @@ SearchResult MultilevelRefiner::refine(const RefineTask& task, const Mapping& st
     coarsest.breakTies = false;
     coarsest.allocation = Allocation::wholeBox(levels.back()->box.nodeCount);
     coarsest.trialsPerTemperature = trialsFor(levels.back()->problem);
-    if (task.schedule.timeLimit > 0) coarsest.timeLimit = std::max(1e-3, left() / 2);
+    coarsest.deadline = until.share(0.5);
     const SearchResult r = annealer.refine(
         {levels.back()->problem, *levels.back()->router, coarseObjective, coarsest, task.seed},
         current);
     add(r);
+    timeLimited |= r.stopped == "time-limit";
     current = r.best;
   }
   SearchResult finest;
@@ -111,21 +113,29 @@ SearchResult MultilevelRefiner::refine(const RefineTask& task, const Mapping& st
     cold.trialsPerTemperature = trialsFor(fineProblem);
     cold.breakTies = job && task.schedule.breakTies;
     if (!job) cold.allocation = Allocation::wholeBox(levels[l - 1]->box.nodeCount);
-    if (task.schedule.timeLimit > 0) {
-      if (left() <= 0) continue;  // out of time: the prolonged map as it is
-      cold.timeLimit = left() / static_cast<double>(l + 1);
+    if (until.expired()) {  // out of time: the prolonged map as it is
+      timeLimited = true;
+      continue;
     }
+    cold.deadline = until.split(static_cast<int>(l + 1));
     const SearchResult r =
         annealer.refine({fineProblem, fineRouter, job ? task.objective : coarseObjective, cold,
                          task.seed + l, job ? task.progress : nullptr},
                         current);
     add(r);
+    timeLimited |= r.stopped == "time-limit";
     current = r.best;
     if (job) finest = r;
   }
   total.best = current;
-  total.bestScores = evaluateExact(task.problem, task.router, current);
-  total.stopped = finest.stopped.empty() ? "time-limit" : finest.stopped;
+  // The job's level scored its own result; only a map it had no time for needs scoring.
+  total.bestScores = finest.stopped.empty() ? evaluateExact(task.problem, task.router, current)
+                                            : finest.bestScores;
+  // A level cut by the deadline makes the time limit the search's stop reason (unless the job's
+  // own level still reached tac3's lower bound).
+  total.stopped = finest.stopped.empty() || (timeLimited && finest.stopped != "lower-bound")
+                      ? "time-limit"
+                      : finest.stopped;
   total.tieBreakMoves = finest.tieBreakMoves;
   // Never worse than the start (a coarse level may not see what made the start good).
   if (isBetter(startScores, total.bestScores, task.objective)) {

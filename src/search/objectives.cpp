@@ -42,17 +42,27 @@ SearchResult tac3Search(const Problem& problem, const Network& router, const Map
   if (schedule.tac3Engine == Tac3Engine::Compact && !fits)
     throw InputError("the compact tac3 engine cannot evaluate this problem on this box");
   const std::uint64_t bound = tac3LowerBoundBytes(problem);
+  // With the tie-break, the annealing gets kAnnealShare of the time and the descent the rest.
+  const Deadline until = schedule.until();
+  const Deadline annealing = schedule.breakTies ? until.share(kAnnealShare) : until;
   SearchResult result =
       fits && schedule.tac3Engine != Tac3Engine::General
-          ? detail::annealWith<CompactTac3Objective>(problem, router, initial, schedule, seed,
-                                                     reference, bound, schedule.earlyStop, progress)
-          : detail::annealWith<Tac3Objective>(problem, router, initial, schedule, seed, reference,
-                                              bound, schedule.earlyStop, progress);
+          ? detail::annealWith<CompactTac3Objective>(problem, router, initial, schedule, annealing,
+                                                     seed, reference, bound, schedule.earlyStop,
+                                                     progress)
+          : detail::annealWith<Tac3Objective>(problem, router, initial, schedule, annealing, seed,
+                                              reference, bound, schedule.earlyStop, progress);
   if (schedule.breakTies && result.stopped != "nothing-to-optimize") {
+    if (until.expired()) {  // no time left for the descent
+      result.stopped = "time-limit";
+      return result;
+    }
+    if (progress) progress->phase.store(Phase::TieBreak, std::memory_order_relaxed);
     TieBreakResult ties = breakTac3Ties(problem, router, result.best, schedule,
-                                        tieBreakBudget(problem, result.trials));
+                                        tieBreakBudget(problem, result.trials), until);
     result.best = std::move(ties.mapping);
     result.tieBreakMoves = ties.moves;
+    if (ties.timedOut) result.stopped = "time-limit";
   }
   return result;
 }
@@ -64,8 +74,8 @@ unsigned __int128 tahbValue(const ExactScores& e) {
 SearchResult tahbSearch(const Problem& problem, const Network& router, const Mapping& initial,
                         const Schedule& schedule, std::uint64_t seed, double reference,
                         Progress* progress) {
-  return detail::annealWith<TahbObjective>(problem, router, initial, schedule, seed, reference, 0,
-                                           false, progress);
+  return detail::annealWith<TahbObjective>(problem, router, initial, schedule, schedule.until(),
+                                           seed, reference, 0, false, progress);
 }
 
 // rmatt-o2f: byte-hops x the most bytes over one link (needs 128 bits). Reference: total
@@ -82,8 +92,8 @@ double rmattReference(const Problem& problem) {
 SearchResult rmattSearch(const Problem& problem, const Network& router, const Mapping& initial,
                          const Schedule& schedule, std::uint64_t seed, double reference,
                          Progress* progress) {
-  return detail::annealWith<RmattObjective>(problem, router, initial, schedule, seed, reference, 0,
-                                            false, progress);
+  return detail::annealWith<RmattObjective>(problem, router, initial, schedule, schedule.until(),
+                                            seed, reference, 0, false, progress);
 }
 
 }  // namespace

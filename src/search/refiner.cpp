@@ -21,7 +21,12 @@ class AnnealingRefiner : public Refiner {
     SearchResult result = objectiveSpec(task.objective)
                               .search(task.problem, task.router, start, task.schedule, task.seed,
                                       reference, task.progress);
-    result.bestScores = evaluateExact(task.problem, task.router, result.best);
+    // A search that kept its start (stopped at once) has the start's scores, when known.
+    const bool kept =
+        result.best.nodeOfTask == start.nodeOfTask && result.best.slotOfTask == start.slotOfTask;
+    result.bestScores = kept && task.startScores
+                            ? *task.startScores
+                            : evaluateExact(task.problem, task.router, result.best);
     result.refiner = name();
     return result;
   }

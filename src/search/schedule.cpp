@@ -45,6 +45,20 @@ void checkSchedule(const Schedule& s) {
   }
 }
 
+const char* phaseName(Phase phase) {
+  switch (phase) {
+    case Phase::Reading:
+      return "reading";
+    case Phase::Starts:
+      return "starts";
+    case Phase::Search:
+      return "search";
+    case Phase::TieBreak:
+      return "tie-break";
+  }
+  return "?";
+}
+
 void Progress::publish(std::uint64_t newTrials, double t, double energy) {
   trials.fetch_add(newTrials, std::memory_order_relaxed);
   temperature.store(t, std::memory_order_relaxed);

@@ -61,8 +61,15 @@ class Candidates {
 
 template <class Objective>
 TieBreakResult descend(const Problem& problem, const Network& router, const Mapping& start,
-                       const Allocation& allocation, std::uint64_t budget) {
+                       const Allocation& allocation, std::uint64_t budget,
+                       const Deadline& deadline) {
   TieBreakResult result;
+  if (deadline.expired()) {
+    result.mapping = start;
+    result.timedOut = true;
+    return result;
+  }
+  std::uint64_t nextCheck = kTieBreakCheckWork;
   Objective state(problem, router, start);
   const Placement& placement = state.placement();
   Candidates candidates(problem, router, placement, allocation);
@@ -93,7 +100,14 @@ TieBreakResult descend(const Problem& problem, const Network& router, const Mapp
       if (node == placement.nodeOf(task)) continue;  // slots of one node: same loads
       for (int slot = 0; slot < slots; ++slot) {
         const int position = node * slots + slot;
-        if (result.work >= budget) return false;
+        if (result.work >= budget || result.timedOut) return false;
+        if (result.work >= nextCheck) {
+          nextCheck = result.work + kTieBreakCheckWork;
+          if (deadline.expired()) {
+            result.timedOut = true;
+            return false;
+          }
+        }
         const Move move = placement.makeMove(task, position);
         const std::uint64_t cost = incidentCount(move.task) + incidentCount(move.other);
         ++result.examined;
@@ -124,7 +138,7 @@ TieBreakResult descend(const Problem& problem, const Network& router, const Mapp
     return false;
   };
   bool moved = true;
-  while (moved && result.passes < kTieBreakMaxPasses && result.work < budget) {
+  while (moved && result.passes < kTieBreakMaxPasses && result.work < budget && !result.timedOut) {
     moved = false;
     ++result.passes;
     for (int task = 0; task < problem.tasks; ++task) moved |= improve(task);
@@ -144,13 +158,15 @@ std::uint64_t tieBreakBudget(const Problem& problem, std::uint64_t searchTrials)
 }
 
 TieBreakResult breakTac3Ties(const Problem& problem, const Network& router, const Mapping& start,
-                             const Schedule& schedule, std::uint64_t budget) {
+                             const Schedule& schedule, std::uint64_t budget,
+                             const Deadline& deadline) {
   const bool fits = CompactTac3Objective::fits(problem, router);
   if (schedule.tac3Engine == Tac3Engine::Compact && !fits)
     throw InputError("the compact tac3 engine cannot evaluate this problem on this box");
   if (fits && schedule.tac3Engine != Tac3Engine::General)
-    return descend<CompactTac3Objective>(problem, router, start, schedule.allocation, budget);
-  return descend<Tac3Objective>(problem, router, start, schedule.allocation, budget);
+    return descend<CompactTac3Objective>(problem, router, start, schedule.allocation, budget,
+                                         deadline);
+  return descend<Tac3Objective>(problem, router, start, schedule.allocation, budget, deadline);
 }
 
 }  // namespace tac3map

@@ -24,6 +24,11 @@ struct StartCandidate {
 
 struct ChosenStart {
   std::vector<StartCandidate> candidates;  // in the order tried
+  // Starts left out because the time was up (named starts not built, searches not run).
+  std::vector<std::string> skipped;
+  bool timeLimited = false;     // the deadline cut a search or left a start out
+  double seconds = 0.0;         // building, scoring and searching the starts
+  double scoringSeconds = 0.0;  // the longest scoring of one start (reference evaluator)
   // Lowest objective, the first on ties: not objectives.hpp's isBetter. At an equal score
   // the launcher's placements (tried first) simulate faster than a start with fewer shared
   // links or byte-hops (bench/simgrid/peers.sh: stencil 4x2x1x2x3x2 1.118x identity's time,
@@ -38,9 +43,14 @@ struct ChosenStart {
 // picks the lowest. With tac3 and early stop, the first start at tac3's lower bound ends the
 // choice: nothing can beat it, and the starts after it (a Scotch run on 159k ranks) and the
 // searches are not worth their time.
+// Time (Schedule::until(), from the call): once it is up, or shorter than the last start took
+// to build and score, no further start is built (the first always is); no search runs once it
+// is up, and the searches share it, each an equal part of what is left when it begins less
+// the time its result takes to score. `progress` (optional) counts the starts tried; it gets no
+// trials (the searches are of another objective than the main search's).
 using StartBuilder = std::function<Mapping()>;
 ChosenStart chooseStart(const Problem& problem, const Network& router, ObjectiveKind objective,
                         const std::vector<std::pair<std::string, StartBuilder>>& named,
-                        const Schedule& schedule, std::uint64_t seed);
+                        const Schedule& schedule, std::uint64_t seed, Progress* progress = nullptr);
 
 }  // namespace tac3map

@@ -14,12 +14,16 @@
 
 namespace tac3map {
 
+// `initialScores`, when given, are evaluateExact's scores of `initial` (the caller had them):
+// a search that keeps its start, or needs the start's scores, then does not score it again.
 SearchResult anneal(const Problem& problem, const Network& router, ObjectiveKind objective,
                     const Mapping& initial, const Schedule& schedule, std::uint64_t seed,
-                    Progress* progress = nullptr);
+                    Progress* progress = nullptr, const ExactScores* initialScores = nullptr);
 
 // Independent chains from the same start. Chain i uses seed + i (so one chain is exactly
-// anneal() with `seed`); `threads` workers take chains in turn. The winner is the chain whose
+// anneal() with `seed`); `threads` workers take chains in turn. The chains share the
+// schedule's time (Schedule::until(), from the call): a chain gets an equal share of what is
+// left for the rounds of `threads` chains still to run. The winner is the chain whose
 // best mapping has the lowest exact objective, the lowest chain index on ties, so the result
 // depends on the seed and the number of chains, never on the number of threads. "Lowest" is
 // objectives.hpp's isBetter: the objective, then shared-link pairs (tac3), then byte-hops.
@@ -31,7 +35,8 @@ struct ChainsResult {
 
 ChainsResult annealChains(const Problem& problem, const Network& router, ObjectiveKind objective,
                           const Mapping& initial, const Schedule& schedule, std::uint64_t seed,
-                          int chains, int threads, Progress* progress = nullptr);
+                          int chains, int threads, Progress* progress = nullptr,
+                          const ExactScores* initialScores = nullptr);
 
 // The building blocks of annealChains, for running a share of the chains in each of several
 // processes: the chains with the given indices (chain i uses seed + i), results in that
@@ -40,7 +45,8 @@ std::vector<SearchResult> annealChainSubset(const Problem& problem, const Networ
                                             ObjectiveKind objective, const Mapping& initial,
                                             const Schedule& schedule, std::uint64_t seed,
                                             const std::vector<int>& indices, int threads,
-                                            Progress* progress = nullptr);
+                                            Progress* progress = nullptr,
+                                            const ExactScores* initialScores = nullptr);
 std::size_t winningChain(const std::vector<ExactScores>& bestScores, ObjectiveKind objective);
 
 }  // namespace tac3map

@@ -23,6 +23,8 @@ struct RefineTask {
   const Schedule& schedule;
   std::uint64_t seed;
   Progress* progress = nullptr;
+  // evaluateExact's scores of the start, when the caller has them (else scored as needed).
+  const ExactScores* startScores = nullptr;
 };
 
 class Refiner {

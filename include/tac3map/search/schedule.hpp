@@ -12,6 +12,7 @@
 #include "tac3map/mapping/allocation.hpp"
 #include "tac3map/mapping/mapping.hpp"
 #include "tac3map/model/objective.hpp"
+#include "tac3map/search/deadline.hpp"
 
 namespace tac3map {
 
@@ -32,8 +33,14 @@ struct Schedule {
   double tEnd = 1e-8;
   std::uint64_t trialsPerTemperature = 2500;
   double cooling = 0.9;
-  bool earlyStop = true;   // tac3: stop once the lower bound is reached
-  double timeLimit = 0.0;  // seconds of trials per chain; 0 = none
+  bool earlyStop = true;  // tac3: stop once the lower bound is reached
+  // Seconds a search may take, from the entry point it is given to (anneal, annealChains,
+  // chooseStart), which turns it into `deadline`; 0 = none. map sets `deadline` itself once,
+  // when its search phase begins, so that every phase shares one bound (deadline.hpp).
+  double timeLimit = 0.0;
+  // The instant every search under this schedule stops at (default: none). The searches
+  // read only this; sub-searches get shares of it.
+  Deadline deadline;
   MoveKind moves = MoveKind::Auto;
   Tac3Engine tac3Engine = Tac3Engine::Auto;
   // tac3: after the schedule, the tie-break descent of tie_break.hpp (fewer shared-link pairs,
@@ -47,10 +54,22 @@ struct Schedule {
 
   // Trials of the whole schedule (temperatures from t0 down to tEnd, times trials each).
   std::uint64_t totalTrials() const;
+  // How long scoring one mapping of the job with the reference evaluator takes (map measures
+  // it on its start): each chain's search ends that much before its share of the deadline,
+  // so that scoring its result still fits. 0: nothing reserved.
+  double scoringSeconds = 0.0;
+
+  // `deadline`, or `timeLimit` seconds from now when that ends first.
+  Deadline until() const { return Deadline::earlier(deadline, Deadline::after(timeLimit)); }
 };
 
 void checkSchedule(const Schedule& schedule);  // throws InputError on nonsense values
 bool usesLocalMoves(const Schedule& schedule, int nodes);
+
+// What map is doing, for its progress line: reading the trace (and building routes), trying
+// the starts of --init auto, the search, the tie-break descent after it.
+enum class Phase : int { Reading, Starts, Search, TieBreak };
+const char* phaseName(Phase phase);  // reading | starts | search | tie-break
 
 // Shared with a reporter (e.g. the command's progress line) while chains run. Chains publish
 // every few thousand trials with relaxed atomics, so the hot loop pays almost nothing.
@@ -59,6 +78,9 @@ struct Progress {
   std::atomic<double> temperature{0.0};
   std::atomic<double> bestEnergy{0.0};  // best objective / reference value, over all chains
   std::atomic<bool> started{false};
+  std::atomic<Phase> phase{Phase::Reading};
+  // During Phase::Starts: starts tried so far (built, or searched from) of `startSteps`.
+  std::atomic<int> startStep{0}, startSteps{0};
 
   void publish(std::uint64_t newTrials, double t, double energy);
 };
@@ -69,10 +91,12 @@ struct SearchResult {
   std::uint64_t trials = 0;
   std::uint64_t accepted = 0;
   double seconds = 0.0;  // of the trials (not of building the engine's state)
-  std::string stopped;   // "schedule", "lower-bound", "time-limit", "nothing-to-optimize"
+  // "schedule", "lower-bound", "time-limit" (the deadline ended the trials or the tie-break
+  // after them), "nothing-to-optimize"
+  std::string stopped;
   std::uint64_t tieBreakMoves = 0;  // moves of the tie-break descent after the schedule
-  std::string refiner;  // the search that ran (refiner.hpp)
-  int levels = 1;       // of the multilevel search (1: the job alone)
+  std::string refiner;              // the search that ran (refiner.hpp)
+  int levels = 1;                   // of the multilevel search (1: the job alone)
 };
 
 }  // namespace tac3map

@@ -15,6 +15,7 @@
 #include "tac3map/mapping/mapping.hpp"
 #include "tac3map/model/objective.hpp"
 #include "tac3map/network/network.hpp"
+#include "tac3map/search/deadline.hpp"
 #include "tac3map/search/schedule.hpp"
 
 namespace tac3map {
@@ -26,6 +27,7 @@ struct TieBreakResult {
   std::uint64_t trials = 0;    // of those, moves evaluated by the engine
   std::uint64_t work = 0;      // communications visited: hop counts and engine evaluations
   int passes = 0;
+  bool timedOut = false;  // stopped at the deadline, before its budget or its last pass
 };
 
 // Boxes with at most this many positions (nodes x ranks per node) try every position;
@@ -41,9 +43,13 @@ inline constexpr int kTieBreakMaxPasses = 16;
 inline constexpr std::uint64_t kTieBreakMinWork = std::uint64_t{1} << 24;
 std::uint64_t tieBreakBudget(const Problem& problem, std::uint64_t searchTrials);
 
-// `schedule` gives the engine (Tac3Engine) and the allocation; its temperature
-// fields are not used. The result's tac3 is never above the start's.
+// `schedule` gives the engine (Tac3Engine) and the allocation; its temperature and time
+// fields are not used. The result's tac3 is never above the start's. The descent also stops at
+// `deadline` (it looks at the clock every kTieBreakCheckWork of work), keeping the moves made:
+// only then does its result depend on more than its start and budget.
+inline constexpr std::uint64_t kTieBreakCheckWork = std::uint64_t{1} << 16;
 TieBreakResult breakTac3Ties(const Problem& problem, const Network& router, const Mapping& start,
-                             const Schedule& schedule, std::uint64_t budget);
+                             const Schedule& schedule, std::uint64_t budget,
+                             const Deadline& deadline = {});
 
 }  // namespace tac3map
