@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <sstream>
 
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/words.hpp"
 
 namespace tac3map {
 namespace {
@@ -15,7 +15,7 @@ namespace {
 struct LineReader {
   const std::string& source;
   std::size_t line;
-  std::vector<std::string> words;
+  const std::vector<std::string>& words;
 
   [[noreturn]] void fail(const std::string& message) const { failAt(source, line, message); }
 
@@ -46,14 +46,6 @@ struct LineReader {
       fail("'" + words[1] + "' takes the form '<rank> " + usage + "'");
   }
 };
-
-std::vector<std::string> splitWords(const std::string& text) {
-  std::vector<std::string> words;
-  std::istringstream in(text);
-  std::string word;
-  while (in >> word) words.push_back(word);
-  return words;
-}
 
 struct CollectiveVerb {
   const char* name;
@@ -281,12 +273,12 @@ Trace parseTrace(std::istream& in, const std::string& source, const TraceOptions
   std::vector<std::size_t> firstMarkerLine;
   bool sawHeader = false;
   std::string text;
+  std::vector<std::string> words;  // reused from line to line
   std::size_t lineNumber = 0;
   while (std::getline(in, text)) {
     ++lineNumber;
-    const auto hash = text.find('#');
-    if (hash != std::string::npos) text.resize(hash);
-    LineReader r{source, lineNumber, splitWords(text)};
+    splitWords(text, words);
+    const LineReader r{source, lineNumber, words};
     if (r.words.empty()) continue;
     if (!sawHeader) {
       if (r.words.size() != 2 || r.words[0] != "tac3map-trace")
@@ -336,6 +328,7 @@ Trace parseTrace(std::istream& in, const std::string& source, const TraceOptions
   if (!sawHeader) failIn(source, "empty trace (expected the header 'tac3map-trace 1')");
   if (trace.ranks == 0) failIn(source, "no 'ranks <count>' line");
 
+  for (auto& events : all) events.shrink_to_fit();
   trace.events = std::move(all);
   selectIteration(trace, markers, options.iteration, "'iteration'");
   return trace;

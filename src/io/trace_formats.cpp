@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/words.hpp"
 
 namespace tac3map {
 namespace {
@@ -31,18 +32,36 @@ std::string requestId(int n) {
   return name;
 }
 
-// The file's lines, without a trailing '\r' (files written on Windows read the same).
-std::vector<std::string> readLines(const std::string& path) {
+// Opens a trace file for reading, or fails as the readers do on a folder or a missing file.
+std::ifstream openTrace(const std::string& path) {
   std::error_code error;
   if (fs::is_directory(path, error))
     failIn(path, "is a folder (expected a trace file, an index file, or a folder of DUMPI files)");
   std::ifstream in(path);
   if (!in) failIn(path, "cannot open trace");
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) {
+  return in;
+}
+
+// Calls visit(line, number) on each line of the file in turn, without a trailing '\r' (files
+// written on Windows read the same), until it returns false. One line in memory at a time:
+// reading a trace takes memory for what it keeps, not for the file's text.
+template <class Visit>
+void forEachLine(const std::string& path, Visit visit) {
+  std::ifstream in = openTrace(path);
+  std::string line;
+  for (std::size_t number = 1; std::getline(in, line); ++number) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    lines.push_back(line);
+    if (!visit(line, number)) return;
   }
+}
+
+// The file's lines, without a trailing '\r' (small files only: a DUMPI .meta file).
+std::vector<std::string> readLines(const std::string& path) {
+  std::vector<std::string> lines;
+  forEachLine(path, [&](const std::string& line, std::size_t) {
+    lines.push_back(line);
+    return true;
+  });
   return lines;
 }
 
@@ -50,22 +69,31 @@ std::vector<std::string> readLines(const std::string& path) {
 std::vector<std::string> indexEntries(const std::string& path) {
   std::vector<std::string> files;
   const fs::path base = fs::path(path).parent_path();
-  for (std::string line : readLines(path)) {
+  bool index = true;
+  forEachLine(path, [&](std::string line, std::size_t) {
     line.erase(line.find_last_not_of(" \t\r") + 1);
     line.erase(0, line.find_first_not_of(" \t"));
-    if (line.empty()) continue;
+    if (line.empty()) return true;
     const fs::path file = fs::path(line).is_absolute() ? fs::path(line) : base / line;
     std::error_code error;
-    if (line.find(' ') != std::string::npos || !fs::is_regular_file(file, error)) return {};
+    if (line.find(' ') != std::string::npos || !fs::is_regular_file(file, error)) {
+      index = false;
+      return false;
+    }
     files.push_back(file.string());
-  }
+    return true;
+  });
+  if (!index) return {};
   return files;
 }
 
 bool mentions(const std::string& path, const std::string& needle) {
-  for (const std::string& line : readLines(path))
-    if (line.find(needle) != std::string::npos) return true;
-  return false;
+  bool found = false;
+  forEachLine(path, [&](const std::string& line, std::size_t) {
+    found = line.find(needle) != std::string::npos;
+    return !found;
+  });
+  return found;
 }
 
 // MPI datatypes: SimGrid's id (smpi_datatype.cpp, SimGrid 3.32; -1 = no id), name, size
@@ -200,9 +228,15 @@ struct Reader {
 // MPI name) and makes the size a count of that type. Without it the rank's default type
 // applies: bytes, or MPI_DOUBLE after an `init` with an argument (SMPI's MPE convention).
 
+// A pending isend/irecv: the key a current-syntax wait names it by, and its request.
+struct TiRequest {
+  long long src, dst, tag;
+  std::string request;
+};
+
 struct TiRank {
   std::vector<Event> events;
-  std::vector<std::pair<std::string, std::string>> live;  // (src dst tag key, request name)
+  std::vector<TiRequest> live;
   int next = 0;
   std::uint64_t defaultType = 1;  // bytes; 8 after 'init <anything>'
   // alltoallv count lists, moved into Trace::blocks (Event::blocks indexes them) when the
@@ -257,10 +291,7 @@ void readTiLine(const Reader& r, const std::vector<std::string>& words, int rank
     if (nonBlocking) {
       e.request = requestId(s.next++);
       const bool send = kind == EventKind::Isend;
-      const std::string key = (send ? std::to_string(rank) : std::to_string(e.peer)) + " " +
-                              (send ? std::to_string(e.peer) : std::to_string(rank)) + " " +
-                              std::to_string(e.tag);
-      s.live.push_back({key, e.request});
+      s.live.push_back({send ? rank : e.peer, send ? e.peer : rank, e.tag, e.request});
     }
     s.events.push_back(e);
   };
@@ -279,15 +310,18 @@ void readTiLine(const Reader& r, const std::vector<std::string>& words, int rank
     if (s.live.empty()) r.fail("wait without a pending isend/irecv");
     auto it = s.live.end() - 1;  // older syntax: the last request posted (SMPI's replay)
     if (words.size() >= 5) {     // current: 'wait <src> <dst> <tag>'
-      const std::string key = std::to_string(r.integer(words[2], "a rank")) + " " +
-                              std::to_string(r.integer(words[3], "a rank")) + " " +
-                              std::to_string(r.integer(words[4], "a tag"));
-      it = std::find_if(s.live.begin(), s.live.end(),
-                        [&](const auto& request) { return request.first == key; });
-      if (it == s.live.end()) r.fail("no pending request " + key + " to wait for");
+      const long long src = r.integer(words[2], "a rank");
+      const long long dst = r.integer(words[3], "a rank");
+      const long long tag = r.integer(words[4], "a tag");
+      it = std::find_if(s.live.begin(), s.live.end(), [&](const TiRequest& request) {
+        return request.src == src && request.dst == dst && request.tag == tag;
+      });
+      if (it == s.live.end())
+        r.fail("no pending request " + std::to_string(src) + " " + std::to_string(dst) + " " +
+               std::to_string(tag) + " to wait for");
     }
     Event e = r.event(EventKind::Wait);
-    e.request = it->second;
+    e.request = it->request;
     s.live.erase(it);
     s.events.push_back(e);
     return;
@@ -422,42 +456,41 @@ void readTiLine(const Reader& r, const std::vector<std::string>& words, int rank
 
 Trace readSimgrid(const std::string& path, const std::vector<std::string>& files,
                   const RankLimit& limit) {
-  // Ranks: the highest rank seen + 1 (SimGrid files carry no count).
+  // Ranks: the highest rank seen + 1 (SimGrid files carry no count). A first pass finds it
+  // (and checks every line's rank), a second reads the actions: one line in memory at a time.
   Trace trace;
   trace.source = path;
   trace.files = {path};
-  std::vector<std::vector<std::pair<std::size_t, std::vector<std::string>>>> perFile;
   int ranks = 0;
-  for (const std::string& file : files) {
-    std::vector<std::pair<std::size_t, std::vector<std::string>>> lines;
-    std::size_t number = 0;
-    for (const std::string& text : readLines(file)) {
-      ++number;
-      std::istringstream in(text.substr(0, text.find('#')));
-      std::vector<std::string> words;
-      for (std::string word; in >> word;) words.push_back(word);
-      if (words.empty()) continue;
+  for (const std::string& file : files)
+    forEachLine(file, [&](const std::string& text, std::size_t number) {
+      const std::size_t end = std::min(text.find('#'), text.size());
+      std::size_t first = 0;
+      while (first < end && isSpace(text[first])) ++first;
+      if (first == end) return true;  // no words
+      std::size_t last = first;
+      while (last < end && !isSpace(text[last])) ++last;
       long long rank = 0;
-      const auto [end, error] =
-          std::from_chars(words[0].data(), words[0].data() + words[0].size(), rank);
-      if (error != std::errc() || end != words[0].data() + words[0].size() || rank < 0)
-        failAt(file, number, "expected '<rank> <action> ...', got '" + words[0] + "'");
+      const auto [stop, error] = std::from_chars(text.data() + first, text.data() + last, rank);
+      if (error != std::errc() || stop != text.data() + last || rank < 0)
+        failAt(file, number,
+               "expected '<rank> <action> ...', got '" + text.substr(first, last - first) + "'");
       limit.checkRank(rank, file, number);  // before any per-rank table is sized
       ranks = std::max(ranks, static_cast<int>(rank) + 1);
-      lines.push_back({number, words});
-    }
-    perFile.push_back(lines);
-  }
+      return true;
+    });
   if (ranks == 0) failIn(path, "no actions in the SimGrid trace");
   trace.ranks = ranks;
   std::vector<TiRank> state(ranks);
-  for (std::size_t f = 0; f < files.size(); ++f) {
+  std::vector<std::string> words;
+  for (const std::string& file : files) {
     const int index = static_cast<int>(trace.files.size());
-    trace.files.push_back(files[f]);
-    for (const auto& [number, words] : perFile[f]) {
-      Reader r{files[f], index, number};
-      readTiLine(r, words, ranks, state);
-    }
+    trace.files.push_back(file);
+    forEachLine(file, [&](const std::string& text, std::size_t number) {
+      splitWords(text, words);
+      if (!words.empty()) readTiLine(Reader{file, index, number}, words, ranks, state);
+      return true;
+    });
   }
   trace.events.resize(ranks);
   for (int rank = 0; rank < ranks; ++rank) {
@@ -466,6 +499,7 @@ Trace readSimgrid(const std::string& path, const std::vector<std::string>& files
     for (Event& e : state[rank].events)
       if (e.blocks >= 0) e.blocks += offset;
     for (auto& list : state[rank].blocks) trace.blocks.push_back(std::move(list));
+    state[rank].events.shrink_to_fit();
     trace.events[rank] = std::move(state[rank].events);
   }
   return trace;
@@ -513,10 +547,8 @@ std::vector<long long> braceList(const Reader& r, const std::string& value) {
 
 std::vector<DumpiCall> parseDumpiCalls(const std::string& file) {
   std::vector<DumpiCall> calls;
-  std::size_t number = 0;
   DumpiCall* open = nullptr;
-  for (const std::string& text : readLines(file)) {
-    ++number;
+  forEachLine(file, [&](const std::string& text, std::size_t number) {
     const auto entering = text.find(" entering at walltime");
     const auto returning = text.find(" returning at walltime");
     if (entering != std::string::npos) {
@@ -527,7 +559,8 @@ std::vector<DumpiCall> parseDumpiCalls(const std::string& file) {
     } else if (open) {
       readArgument(text, *open);
     }
-  }
+    return true;
+  });
   if (calls.empty())
     failIn(file,
            "no DUMPI calls (expected the text dumpi2ascii prints: 'MPI_Init entering at "
@@ -949,12 +982,14 @@ const char* traceFormatName(TraceFormat format) {
 TraceFormat detectTraceFormat(const std::string& path) {
   std::error_code error;
   if (fs::is_directory(path, error)) return TraceFormat::Dumpi;  // only DUMPI comes as a folder
-  for (const std::string& line : readLines(path)) {
+  bool native = false;
+  forEachLine(path, [&](const std::string& line, std::size_t) {
     const auto first = line.find_first_not_of(" \t");
-    if (first == std::string::npos || line[first] == '#') continue;
-    if (line.compare(first, 13, "tac3map-trace") == 0) return TraceFormat::Native;
-    break;
-  }
+    if (first == std::string::npos || line[first] == '#') return true;
+    native = line.compare(first, 13, "tac3map-trace") == 0;
+    return false;
+  });
+  if (native) return TraceFormat::Native;
   const std::vector<std::string> files = indexEntries(path);
   const std::string& sample = files.empty() ? path : files.front();
   return mentions(sample, " entering at walltime") ? TraceFormat::Dumpi : TraceFormat::SimgridTi;
