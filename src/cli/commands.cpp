@@ -151,7 +151,7 @@ int runMap(const MapOptions& o) {
   schedule.breakTies = !o.noTieBreak;
   schedule.moves = parseMoveKind(o.moves);
   checkSchedule(schedule);
-  const Job job(jobContext(o.box, {o.init}), o.input);
+  const Job job(jobContext(o.box, {o.init}), o.input, TraceEvents::Release);
   schedule.allocation = job.allocation;
   std::optional<ChosenStart> chosen;  // with --init auto
   const Mapping initial =
@@ -257,7 +257,9 @@ int runMap(const MapOptions& o) {
 int runScore(const ScoreOptions& o) {
   const ScoreFormat format = o.json ? ScoreFormat::Json : parseScoreFormat(o.format);
   const int baseline = baselineRow(o.mappings, o.baseline);  // before any work
-  const Job job(jobContext(o.box, o.mappings), o.input);
+  // The events are read again only to predict (--profile).
+  const Job job(jobContext(o.box, o.mappings), o.input,
+                o.profile.empty() ? TraceEvents::Release : TraceEvents::Keep);
   std::vector<Mapping> mappings;
   std::vector<Scores> scores;
   for (const std::string& name : o.mappings) {
@@ -445,7 +447,7 @@ int runViz(const VizOptionsCli& o) {
                      ": PNG output needs rsvg-convert, which is not on the PATH (Debian package "
                      "librsvg2-bin); install it or write .svg");
   const VizDetail detail = parseDetail(o.detail);
-  const Job job(jobContext(o.box, {o.mapping, o.compare}), o.input);
+  const Job job(jobContext(o.box, {o.mapping, o.compare}), o.input, TraceEvents::Release);
   std::vector<VizMapping> mappings;
   for (const std::string& name : {o.mapping, o.compare})
     if (!name.empty()) mappings.push_back({name, job.mapping(name)});

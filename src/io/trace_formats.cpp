@@ -26,11 +26,27 @@ std::string lower(std::string text) {
 
 // The name a converted non-blocking call gives its request: r0, r1, ... Built with append:
 // GCC 12 warns falsely (-Wrestrict) on "r" + std::to_string(n).
-std::string requestId(int n) {
+std::string requestId(std::size_t n) {
   std::string name = "r";
   name.append(std::to_string(n));
   return name;
 }
+
+// The Trace::requests indexes of r0, r1, ..., each name interned once: every rank numbers
+// its requests from r0, and a whole-run trace has millions of them.
+class RequestIds {
+ public:
+  explicit RequestIds(NameTable& names) : names_(names) {}
+  int operator()(int n) {
+    const auto wanted = static_cast<std::size_t>(n);
+    while (ids_.size() <= wanted) ids_.push_back(names_.intern(requestId(ids_.size())));
+    return ids_[wanted];
+  }
+
+ private:
+  NameTable& names_;
+  std::vector<int> ids_;
+};
 
 // Opens a trace file for reading, or fails as the readers do on a folder or a missing file.
 std::ifstream openTrace(const std::string& path) {
@@ -231,7 +247,7 @@ struct Reader {
 // A pending isend/irecv: the key a current-syntax wait names it by, and its request.
 struct TiRequest {
   long long src, dst, tag;
-  std::string request;
+  int request;
 };
 
 struct TiRank {
@@ -266,10 +282,11 @@ bool isTypeName(const std::string& word) {
 }
 
 void readTiLine(const Reader& r, const std::vector<std::string>& words, int ranks,
-                std::vector<TiRank>& state) {
+                std::vector<TiRank>& state, RequestIds& requests) {
   if (words.size() < 2) r.fail("expected '<rank> <action> ...'");
   const int rank = r.rank(words[0], ranks, "rank");
   const std::string action = lower(words[1]);
+  if (action == "compute") return;  // flops: read and ignored (below), and half the lines
   TiRank& s = state[rank];
   const auto need = [&](std::size_t n, const char* usage) {
     if (words.size() < n) r.fail("'" + words[1] + "' takes the form '<rank> " + usage + "'");
@@ -289,7 +306,7 @@ void readTiLine(const Reader& r, const std::vector<std::string>& words, int rank
     e.tag = tagless ? 0 : r.integer(words[3], "a tag");
     e.bytes = tagless ? bytesAt(3, 4) : bytesAt(4, 5);
     if (nonBlocking) {
-      e.request = requestId(s.next++);
+      e.request = requests(s.next++);
       const bool send = kind == EventKind::Isend;
       s.live.push_back({send ? rank : e.peer, send ? e.peer : rank, e.tag, e.request});
     }
@@ -482,13 +499,14 @@ Trace readSimgrid(const std::string& path, const std::vector<std::string>& files
   if (ranks == 0) failIn(path, "no actions in the SimGrid trace");
   trace.ranks = ranks;
   std::vector<TiRank> state(ranks);
+  RequestIds requests(trace.requests);
   std::vector<std::string> words;
   for (const std::string& file : files) {
     const int index = static_cast<int>(trace.files.size());
     trace.files.push_back(file);
     forEachLine(file, [&](const std::string& text, std::size_t number) {
       splitWords(text, words);
-      if (!words.empty()) readTiLine(Reader{file, index, number}, words, ranks, state);
+      if (!words.empty()) readTiLine(Reader{file, index, number}, words, ranks, state, requests);
       return true;
     });
   }
@@ -545,27 +563,32 @@ std::vector<long long> braceList(const Reader& r, const std::string& value) {
   return values;
 }
 
-std::vector<DumpiCall> parseDumpiCalls(const std::string& file) {
-  std::vector<DumpiCall> calls;
-  DumpiCall* open = nullptr;
+// Calls visit(call) on each call of a dumpi2ascii file in turn, with its arguments (the lines
+// up to its 'returning' line or the next call): one call in memory at a time. A file without
+// a call is an error.
+template <class Visit>
+void forEachDumpiCall(const std::string& file, Visit visit) {
+  DumpiCall call;
+  bool pending = false, open = false, any = false;  // a call not visited yet; taking arguments
   forEachLine(file, [&](const std::string& text, std::size_t number) {
     const auto entering = text.find(" entering at walltime");
     const auto returning = text.find(" returning at walltime");
     if (entering != std::string::npos) {
-      calls.push_back({text.substr(0, entering), number, {}});
-      open = &calls.back();
+      if (pending) visit(static_cast<const DumpiCall&>(call));
+      call = {text.substr(0, entering), number, {}};
+      pending = open = any = true;
     } else if (returning != std::string::npos) {
-      open = nullptr;
+      open = false;
     } else if (open) {
-      readArgument(text, *open);
+      readArgument(text, call);
     }
     return true;
   });
-  if (calls.empty())
+  if (pending) visit(static_cast<const DumpiCall&>(call));
+  if (!any)
     failIn(file,
            "no DUMPI calls (expected the text dumpi2ascii prints: 'MPI_Init entering at "
            "walltime ...' blocks)");
-  return calls;
 }
 
 // A communicator handle as printed: "MPI_COMM_WORLD", or its number ("5", "5 (user)").
@@ -578,6 +601,7 @@ std::string handleOf(const std::string& value) {
 // the same split (MPI requires all ranks of the parent to call it in the same order); ranks
 // with one colour form a communicator, ordered by key, then by rank in the parent.
 // handles[rank]: DUMPI handle -> communicator id of trace.comms ("" = MPI_COMM_WORLD).
+// `calls`: each rank's MPI_Comm_split and MPI_Comm_dup calls, in order (others are ignored).
 void readCommunicators(const std::vector<std::vector<DumpiCall>>& calls, Trace& trace,
                        std::vector<std::map<std::string, std::string>>& handles) {
   struct Split {
@@ -635,15 +659,15 @@ void readCommunicators(const std::vector<std::vector<DumpiCall>>& calls, Trace& 
 }
 
 // Appends the rank's events; returns where its MPI_Pcontrol(1) iterations start.
-std::vector<std::size_t> convertDumpiRank(const std::vector<DumpiCall>& calls,
-                                          const std::string& file, int fileIndex, int rank,
+std::vector<std::size_t> convertDumpiRank(const std::string& file, int fileIndex, int rank,
                                           int ranks, Trace& trace,
-                                          const std::map<std::string, std::string>& handles) {
+                                          const std::map<std::string, std::string>& handles,
+                                          RequestIds& requests) {
   std::vector<std::size_t> iterations;
-  std::map<std::string, std::string> requestName;  // DUMPI request id -> native name
+  std::map<std::string, int> requestName;  // DUMPI request id -> native name (Trace::requests)
   int next = 0;
   auto& events = trace.events[rank];
-  for (const DumpiCall& call : calls) {
+  forEachDumpiCall(file, [&](const DumpiCall& call) {
     const Reader r{file, fileIndex, call.line};
     const auto arg = [&](const char* name) -> const std::string& {
       const auto it = call.args.find(name);
@@ -686,7 +710,7 @@ std::vector<std::size_t> convertDumpiRank(const std::vector<DumpiCall>& calls,
       return key;
     };
     const auto request = [&](const std::string& id) {
-      const std::string name = requestId(next++);
+      const int name = requests(next++);
       requestName[handle(id)] = name;
       return name;
     };
@@ -746,14 +770,14 @@ std::vector<std::size_t> convertDumpiRank(const std::vector<DumpiCall>& calls,
       } else {
         e = r.event(EventKind::Collective);
         e.op = CollectiveOp::Barrier;
-        e.comm = id;
+        e.comm = trace.commIds.intern(id);
         events.push_back(e);
       }
     } else if (n == "MPI_Bcast" || n == "MPI_Reduce" || n == "MPI_Allreduce" || n == "MPI_Scan" ||
                n == "MPI_Exscan") {
       const std::string id = comm();
       e = r.event(EventKind::Collective);
-      e.comm = id;
+      e.comm = trace.commIds.intern(id);
       e.op = n == "MPI_Bcast"       ? CollectiveOp::Bcast
              : n == "MPI_Reduce"    ? CollectiveOp::Reduce
              : n == "MPI_Allreduce" ? CollectiveOp::Allreduce
@@ -766,7 +790,7 @@ std::vector<std::size_t> convertDumpiRank(const std::vector<DumpiCall>& calls,
                n == "MPI_Scatter") {
       const std::string id = comm();
       e = r.event(EventKind::Collective);
-      e.comm = id;
+      e.comm = trace.commIds.intern(id);
       e.op = n == "MPI_Allgather"  ? CollectiveOp::Allgather
              : n == "MPI_Alltoall" ? CollectiveOp::Alltoall
              : n == "MPI_Gather"   ? CollectiveOp::Gather
@@ -779,7 +803,7 @@ std::vector<std::size_t> convertDumpiRank(const std::vector<DumpiCall>& calls,
       // One receive count per rank of the communicator: the collective of the largest block.
       const std::string id = comm();
       e = r.event(EventKind::Collective);
-      e.comm = id;
+      e.comm = trace.commIds.intern(id);
       e.op = CollectiveOp::ReduceScatter;
       const std::uint64_t size = typeSize(arg("datatype"));
       if (size == 0) r.fail("unknown datatype '" + arg("datatype") + "'");
@@ -793,7 +817,7 @@ std::vector<std::size_t> convertDumpiRank(const std::vector<DumpiCall>& calls,
       if (r.integer(arg("level"), "a level") == 1) iterations.push_back(events.size());
     }
     // Other calls (MPI_Init, MPI_Comm_rank, MPI_Wtime, ...) are read and ignored.
-  }
+  });
   return iterations;
 }
 
@@ -804,15 +828,22 @@ Trace readDumpi(const std::string& path, const std::vector<std::string>& files,
   trace.files = {path};
   trace.ranks = static_cast<int>(files.size());
   trace.events.resize(trace.ranks);
-  std::vector<std::vector<DumpiCall>> calls;
-  for (const std::string& file : files) calls.push_back(parseDumpiCalls(file));
+  // A first pass checks every file and keeps the calls that make communicators; the second
+  // converts each rank's calls as it reads them.
+  std::vector<std::vector<DumpiCall>> calls(files.size());
+  for (std::size_t rank = 0; rank < files.size(); ++rank)
+    forEachDumpiCall(files[rank], [&](const DumpiCall& call) {
+      if (call.name == "MPI_Comm_split" || call.name == "MPI_Comm_dup") calls[rank].push_back(call);
+    });
   std::vector<std::map<std::string, std::string>> handles;
   readCommunicators(calls, trace, handles);
   std::vector<std::vector<std::size_t>> iterations;
+  RequestIds requests(trace.requests);
   for (int rank = 0; rank < trace.ranks; ++rank) {
     trace.files.push_back(files[rank]);
-    iterations.push_back(convertDumpiRank(calls[rank], files[rank], rank + 1, rank, trace.ranks,
-                                          trace, handles[rank]));
+    iterations.push_back(
+        convertDumpiRank(files[rank], rank + 1, rank, trace.ranks, trace, handles[rank], requests));
+    trace.events[rank].shrink_to_fit();
   }
   // MPI_Pcontrol(1) marks iterations, as the native 'iteration' lines do.
   selectIteration(trace, iterations, options.iteration, "MPI_Pcontrol(1)");
@@ -946,7 +977,7 @@ bool hasMessages(const Trace& trace) {
       if ((e.kind == EventKind::Send || e.kind == EventKind::Isend) && e.peer != rank) return true;
       if (e.kind == EventKind::Sendrecv && (e.peer != rank || e.peer2 != rank)) return true;
       if (e.kind == EventKind::Collective && e.op != CollectiveOp::Barrier) {
-        const auto comm = trace.comms.find(e.comm);
+        const auto comm = trace.comms.find(trace.commOf(e));
         const std::size_t members =
             comm == trace.comms.end() ? static_cast<std::size_t>(trace.ranks) : comm->second.size();
         if (members > 1) return true;
