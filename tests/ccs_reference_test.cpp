@@ -162,14 +162,14 @@ std::map<std::size_t, int> referenceLevels(const Trace& trace, bool eager) {
           complete(recvComm);
           break;
         case EventKind::Isend:
-          live[e.request] = sendComm;
+          live[trace.requestOf(e)] = sendComm;
           break;
         case EventKind::Irecv:
-          live[e.request] = recvComm;
+          live[trace.requestOf(e)] = recvComm;
           break;
         case EventKind::Wait:
-          complete(live.at(e.request));
-          live.erase(e.request);
+          complete(live.at(trace.requestOf(e)));
+          live.erase(trace.requestOf(e));
           break;
         case EventKind::Waitall:
           for (const auto& [req, c] : live) complete(c);

@@ -32,7 +32,7 @@ TEST(Trace, ReadsEveryEventKind) {
   EXPECT_EQ(t.events[0][0].tag, 0);
   EXPECT_EQ(t.events[0][0].line, 4u);
   EXPECT_EQ(t.events[1][0].tag, 7);
-  EXPECT_EQ(t.events[0][1].request, "a");
+  EXPECT_EQ(t.requestOf(t.events[0][1]), "a");
   EXPECT_EQ(t.events[1][1].kind, EventKind::Sendrecv);
   EXPECT_EQ(t.events[1][1].peer2, 0);
   EXPECT_EQ(t.events[1][1].bytes2, 6u);
@@ -101,8 +101,8 @@ TEST(Trace, CrlfLineEndsReadAsLf) {
   for (char c : text) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
   const Trace lf = traceFromText(text), cr = traceFromText(crlf);
   ASSERT_EQ(cr.events[0].size(), lf.events[0].size());
-  EXPECT_EQ(cr.events[0][0].request, "a");
-  EXPECT_EQ(cr.events[0][2].comm, "w");
+  EXPECT_EQ(cr.requestOf(cr.events[0][0]), "a");
+  EXPECT_EQ(cr.commOf(cr.events[0][2]), "w");
   EXPECT_EQ(cr.events[0][2].root, 1);
   EXPECT_EQ(cr.events[1][0].tag, 3);
 }

@@ -192,7 +192,7 @@ int runMap(const MapOptions& o) {
   line.emplace(progress, schedule.totalTrials() * static_cast<std::uint64_t>(o.chains),
                objectiveSpec(objective).normalisedMeaning,
                !o.quiet && MpiSession::rank() == 0 && ::isatty(STDERR_FILENO));
-  const Job job(jobContext(o.box, {o.init}), o.input);
+  const Job job(jobContext(o.box, {o.init}), o.input, TraceEvents::Release);
   // Setup (reading the trace, CCSs, routes) is done: the search phase begins, and with it the
   // one deadline that the starts, the search and the tie-break share (deadline.hpp).
   const double setupSeconds = secondsSince(start);
@@ -333,7 +333,9 @@ int runMap(const MapOptions& o) {
 int runScore(const ScoreOptions& o) {
   const ScoreFormat format = o.json ? ScoreFormat::Json : parseScoreFormat(o.format);
   const int baseline = baselineRow(o.mappings, o.baseline);  // before any work
-  const Job job(jobContext(o.box, o.mappings), o.input);
+  // The events are read again only to predict (--profile).
+  const Job job(jobContext(o.box, o.mappings), o.input,
+                o.profile.empty() ? TraceEvents::Release : TraceEvents::Keep);
   std::vector<Mapping> mappings;
   std::vector<Scores> scores;
   for (const std::string& name : o.mappings) {
@@ -522,7 +524,7 @@ int runViz(const VizOptionsCli& o) {
                      ": PNG output needs rsvg-convert, which is not on the PATH (Debian package "
                      "librsvg2-bin); install it or write .svg");
   const VizDetail detail = parseDetail(o.detail);
-  const Job job(jobContext(o.box, {o.mapping, o.compare}), o.input);
+  const Job job(jobContext(o.box, {o.mapping, o.compare}), o.input, TraceEvents::Release);
   std::vector<VizMapping> mappings;
   for (const std::string& name : {o.mapping, o.compare})
     if (!name.empty()) mappings.push_back({name, job.mapping(name)});

@@ -36,13 +36,25 @@ RankLimit jobRankLimit(const Box& box, int ranksPerNode) {
   return limit;
 }
 
-CcsSet ccsOf(const Trace& trace, const TraceInput& input, int engines, bool splitBeyondEngines) {
+namespace {
+
+CcsOptions ccsOptions(const TraceInput& input, int engines, bool splitBeyondEngines) {
   CcsOptions options;
   options.engines = engines;
   options.splitBeyondEngines = splitBeyondEngines;
   options.eagerSends = input.eagerSends;
   options.collectives = parseCollectiveAlgorithms(input.collectives);
-  return extractCcs(trace, options);
+  return options;
+}
+
+}  // namespace
+
+CcsSet ccsOf(const Trace& trace, const TraceInput& input, int engines, bool splitBeyondEngines) {
+  return extractCcs(trace, ccsOptions(input, engines, splitBeyondEngines));
+}
+
+CcsSet ccsOf(Trace&& trace, const TraceInput& input, int engines, bool splitBeyondEngines) {
+  return extractCcs(std::move(trace), ccsOptions(input, engines, splitBeyondEngines));
 }
 
 Box jobBox(const Machine& machine, const BoxInput& input) {
@@ -69,20 +81,28 @@ const Trace& fitted(const Trace& trace, const Box& box, int ranksPerNode) {
   return trace;
 }
 
+// The job's CCSs; with TraceEvents::Release, made from the trace expanded in place, whose
+// events are then released.
+CcsSet jobSets(Trace& trace, const Box& box, const Model& model, const TraceInput& input,
+               bool splitBeyondEngines, TraceEvents events) {
+  fitted(trace, box, model.ranksPerNode);
+  if (events == TraceEvents::Keep) return ccsOf(trace, input, model.engines, splitBeyondEngines);
+  return ccsOf(std::move(trace), input, model.engines, splitBeyondEngines);  // releases them
+}
+
 }  // namespace
 
-Job::Job(const BoxInput& boxInput, const TraceInput& traceInput)
-    : Job(JobContext{boxInput, loadMachine(boxInput.machine)}, traceInput) {}
+Job::Job(const BoxInput& boxInput, const TraceInput& traceInput, TraceEvents events)
+    : Job(JobContext{boxInput, loadMachine(boxInput.machine)}, traceInput, events) {}
 
-Job::Job(const JobContext& context, const TraceInput& traceInput)
+Job::Job(const JobContext& context, const TraceInput& traceInput, TraceEvents events)
     : machine(context.machine),
       box(jobBox(machine, context.box)),
       model(makeModel(machine, context.box.engines,
                       context.box.ranksPerNode > 0 ? context.box.ranksPerNode : 1,
                       parseOverlap(context.box.overlap))),
       trace(loadTrace(traceInput, jobRankLimit(box, model.ranksPerNode))),
-      sets(ccsOf(fitted(trace, box, model.ranksPerNode), traceInput, model.engines,
-                 context.box.engineSets == "split")),
+      sets(jobSets(trace, box, model, traceInput, context.box.engineSets == "split", events)),
       problem(makeProblem(sets, model)),
       router(machine, box) {
   checkScoreArithmetic(sets, model, router.longestRoute(), trace.source);

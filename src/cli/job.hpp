@@ -32,11 +32,21 @@ RankLimit jobRankLimit(const Box& box, int ranksPerNode);
 Box jobBox(const Machine& machine, const BoxInput& input);
 CcsSet ccsOf(const Trace& trace, const TraceInput& input, int engines = 1,
              bool splitBeyondEngines = false);
+// The same from a trace no longer needed (expanded in place: extractCcs).
+CcsSet ccsOf(Trace&& trace, const TraceInput& input, int engines = 1,
+             bool splitBeyondEngines = false);
+
+// Whether a job keeps its trace's events once its CCSs are made: predict (and score
+// --profile) reads them again; the other commands release them, so that a whole-run trace is
+// in memory once (expanded in place) rather than twice, and not for the whole search.
+enum class TraceEvents { Keep, Release };
 
 struct Job {
   Machine machine;
   Box box;
   Model model;  // engines and ranks per node (model.hpp)
+  // The trace as read; with TraceEvents::Release, every rank's event list is empty (the
+  // other members stay: source, files, ranks, communicators).
   Trace trace;
   CcsSet sets;
   Problem problem;
@@ -47,9 +57,11 @@ struct Job {
   Allocation allocation;
 
   // A complete box (sweep); --ranks-per-node 0 counts as 1.
-  Job(const BoxInput& boxInput, const TraceInput& traceInput);
+  Job(const BoxInput& boxInput, const TraceInput& traceInput,
+      TraceEvents events = TraceEvents::Keep);
   // The box completed from the command's mapping files, machine read (job_context.hpp).
-  Job(const JobContext& context, const TraceInput& traceInput);
+  Job(const JobContext& context, const TraceInput& traceInput,
+      TraceEvents events = TraceEvents::Keep);
 
   const NodeTable* nodeTable() const { return nodes ? &*nodes : nullptr; }
   // A mapping file of any format, or a name (identity, round-robin, random:SEED, tofu-default:

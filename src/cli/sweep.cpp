@@ -500,10 +500,10 @@ int runSweep(const SweepOptions& o) {
     std::call_once(built[c], [&] {
       const Case& where = spec.cases[c];
       try {
-        jobs[c] =
-            std::make_unique<Job>(BoxInput{where.machine, where.shape, where.offset, "",
-                                           where.ranksPerNode, where.engines, where.overlap},
-                                  TraceInput{where.trace, spec.iteration, spec.eagerSends, ""});
+        jobs[c] = std::make_unique<Job>(
+            BoxInput{where.machine, where.shape, where.offset, "", where.ranksPerNode,
+                     where.engines, where.overlap},
+            TraceInput{where.trace, spec.iteration, spec.eagerSends, ""}, TraceEvents::Release);
       } catch (const std::exception& e) {
         jobErrors[c] = e.what();
       }

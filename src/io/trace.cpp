@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <sstream>
 
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/words.hpp"
 
 namespace tac3map {
 namespace {
@@ -15,7 +15,7 @@ namespace {
 struct LineReader {
   const std::string& source;
   std::size_t line;
-  std::vector<std::string> words;
+  const std::vector<std::string>& words;
 
   [[noreturn]] void fail(const std::string& message) const { failAt(source, line, message); }
 
@@ -47,14 +47,6 @@ struct LineReader {
   }
 };
 
-std::vector<std::string> splitWords(const std::string& text) {
-  std::vector<std::string> words;
-  std::istringstream in(text);
-  std::string word;
-  while (in >> word) words.push_back(word);
-  return words;
-}
-
 struct CollectiveVerb {
   const char* name;
   CollectiveOp op;
@@ -74,7 +66,7 @@ const CollectiveVerb kVariableCollectives[] = {{"gatherv", CollectiveOp::Gatherv
                                                {"alltoallv", CollectiveOp::Alltoallv}};
 
 // '<rank> <collective> <bytes> [root=<r>] [comm=<id>]' (barrier: no bytes, comm= only).
-Event parseCollective(const LineReader& r, CollectiveOp op) {
+Event parseCollective(const LineReader& r, CollectiveOp op, Trace& trace) {
   Event e;
   e.line = r.line;
   e.kind = EventKind::Collective;
@@ -98,7 +90,7 @@ Event parseCollective(const LineReader& r, CollectiveOp op) {
         r.fail("root=" + word.substr(5) + ": expected a rank in the communicator");
       e.root = static_cast<int>(root);
     } else if (word.rfind("comm=", 0) == 0 && word.size() > 5) {
-      e.comm = word.substr(5);
+      e.comm = trace.commIds.intern(word.substr(5));
     } else {
       r.fail("unexpected '" + word + "' (expected root=<r> or comm=<id>)");
     }
@@ -106,13 +98,15 @@ Event parseCollective(const LineReader& r, CollectiveOp op) {
   return e;
 }
 
-Event parseEvent(const LineReader& r, int ranks) {
+Event parseEvent(const LineReader& r, Trace& trace) {
+  const int ranks = trace.ranks;
   Event e;
   e.line = r.line;
   const std::string& verb = r.words[1];
   for (const CollectiveVerb& c : kCollectives)
-    if (verb == c.name) return parseCollective(r, c.op);
-  if (verb == "barrier" && r.words.size() > 2) return parseCollective(r, CollectiveOp::Barrier);
+    if (verb == c.name) return parseCollective(r, c.op, trace);
+  if (verb == "barrier" && r.words.size() > 2)
+    return parseCollective(r, CollectiveOp::Barrier, trace);
   if (verb == "send" || verb == "recv") {
     r.expectWords(4, 5,
                   verb == "send" ? "send <dst> <bytes> [<tag>]" : "recv <src> <bytes> [<tag>]");
@@ -128,11 +122,11 @@ Event parseEvent(const LineReader& r, int ranks) {
     e.peer = r.rank(2, ranks, verb == "isend" ? "destination rank" : "source rank");
     e.bytes = r.bytes(3);
     e.tag = r.integer<std::int64_t>(4, "a tag");
-    e.request = r.words[5];
+    e.request = trace.requests.intern(r.words[5]);
   } else if (verb == "wait") {
     r.expectWords(3, 3, "wait <req>");
     e.kind = EventKind::Wait;
-    e.request = r.words[2];
+    e.request = trace.requests.intern(r.words[2]);
   } else if (verb == "waitall") {
     r.expectWords(2, 2, "waitall");
     e.kind = EventKind::Waitall;
@@ -172,6 +166,20 @@ Event parseEvent(const LineReader& r, int ranks) {
 }
 
 }  // namespace
+
+int NameTable::intern(const std::string& name) {
+  const auto known = index_.find(name);
+  if (known != index_.end()) return known->second;
+  const int index = static_cast<int>(names_.size());
+  index_.emplace(name, index);
+  names_.push_back(name);
+  return index;
+}
+
+const std::string& Trace::requestOf(const Event& e) const {
+  static const std::string none;
+  return e.request < 0 ? none : requests[e.request];
+}
 
 std::uint64_t messageBytes(const std::string& file, std::size_t line, const std::string& count,
                            const char* what, std::uint64_t elementSize) {
@@ -281,12 +289,12 @@ Trace parseTrace(std::istream& in, const std::string& source, const TraceOptions
   std::vector<std::size_t> firstMarkerLine;
   bool sawHeader = false;
   std::string text;
+  std::vector<std::string> words;  // reused from line to line
   std::size_t lineNumber = 0;
   while (std::getline(in, text)) {
     ++lineNumber;
-    const auto hash = text.find('#');
-    if (hash != std::string::npos) text.resize(hash);
-    LineReader r{source, lineNumber, splitWords(text)};
+    splitWords(text, words);
+    const LineReader r{source, lineNumber, words};
     if (r.words.empty()) continue;
     if (!sawHeader) {
       if (r.words.size() != 2 || r.words[0] != "tac3map-trace")
@@ -331,11 +339,12 @@ Trace parseTrace(std::istream& in, const std::string& source, const TraceOptions
       markers[rank].push_back(all[rank].size());
       continue;
     }
-    all[rank].push_back(parseEvent(r, trace.ranks));
+    all[rank].push_back(parseEvent(r, trace));
   }
   if (!sawHeader) failIn(source, "empty trace (expected the header 'tac3map-trace 1')");
   if (trace.ranks == 0) failIn(source, "no 'ranks <count>' line");
 
+  for (auto& events : all) events.shrink_to_fit();
   trace.events = std::move(all);
   selectIteration(trace, markers, options.iteration, "'iteration'");
   return trace;

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/words.hpp"
 
 namespace tac3map {
 namespace {
@@ -25,24 +26,58 @@ std::string lower(std::string text) {
 
 // The name a converted non-blocking call gives its request: r0, r1, ... Built with append:
 // GCC 12 warns falsely (-Wrestrict) on "r" + std::to_string(n).
-std::string requestId(int n) {
+std::string requestId(std::size_t n) {
   std::string name = "r";
   name.append(std::to_string(n));
   return name;
 }
 
-// The file's lines, without a trailing '\r' (files written on Windows read the same).
-std::vector<std::string> readLines(const std::string& path) {
+// The Trace::requests indexes of r0, r1, ..., each name interned once: every rank numbers
+// its requests from r0, and a whole-run trace has millions of them.
+class RequestIds {
+ public:
+  explicit RequestIds(NameTable& names) : names_(names) {}
+  int operator()(int n) {
+    const auto wanted = static_cast<std::size_t>(n);
+    while (ids_.size() <= wanted) ids_.push_back(names_.intern(requestId(ids_.size())));
+    return ids_[wanted];
+  }
+
+ private:
+  NameTable& names_;
+  std::vector<int> ids_;
+};
+
+// Opens a trace file for reading, or fails as the readers do on a folder or a missing file.
+std::ifstream openTrace(const std::string& path) {
   std::error_code error;
   if (fs::is_directory(path, error))
     failIn(path, "is a folder (expected a trace file, an index file, or a folder of DUMPI files)");
   std::ifstream in(path);
   if (!in) failIn(path, "cannot open trace");
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) {
+  return in;
+}
+
+// Calls visit(line, number) on each line of the file in turn, without a trailing '\r' (files
+// written on Windows read the same), until it returns false. One line in memory at a time:
+// reading a trace takes memory for what it keeps, not for the file's text.
+template <class Visit>
+void forEachLine(const std::string& path, Visit visit) {
+  std::ifstream in = openTrace(path);
+  std::string line;
+  for (std::size_t number = 1; std::getline(in, line); ++number) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    lines.push_back(line);
+    if (!visit(line, number)) return;
   }
+}
+
+// The file's lines, without a trailing '\r' (small files only: a DUMPI .meta file).
+std::vector<std::string> readLines(const std::string& path) {
+  std::vector<std::string> lines;
+  forEachLine(path, [&](const std::string& line, std::size_t) {
+    lines.push_back(line);
+    return true;
+  });
   return lines;
 }
 
@@ -50,22 +85,31 @@ std::vector<std::string> readLines(const std::string& path) {
 std::vector<std::string> indexEntries(const std::string& path) {
   std::vector<std::string> files;
   const fs::path base = fs::path(path).parent_path();
-  for (std::string line : readLines(path)) {
+  bool index = true;
+  forEachLine(path, [&](std::string line, std::size_t) {
     line.erase(line.find_last_not_of(" \t\r") + 1);
     line.erase(0, line.find_first_not_of(" \t"));
-    if (line.empty()) continue;
+    if (line.empty()) return true;
     const fs::path file = fs::path(line).is_absolute() ? fs::path(line) : base / line;
     std::error_code error;
-    if (line.find(' ') != std::string::npos || !fs::is_regular_file(file, error)) return {};
+    if (line.find(' ') != std::string::npos || !fs::is_regular_file(file, error)) {
+      index = false;
+      return false;
+    }
     files.push_back(file.string());
-  }
+    return true;
+  });
+  if (!index) return {};
   return files;
 }
 
 bool mentions(const std::string& path, const std::string& needle) {
-  for (const std::string& line : readLines(path))
-    if (line.find(needle) != std::string::npos) return true;
-  return false;
+  bool found = false;
+  forEachLine(path, [&](const std::string& line, std::size_t) {
+    found = line.find(needle) != std::string::npos;
+    return !found;
+  });
+  return found;
 }
 
 // MPI datatypes: SimGrid's id (smpi_datatype.cpp, SimGrid 3.32; -1 = no id), name, size
@@ -200,9 +244,15 @@ struct Reader {
 // MPI name) and makes the size a count of that type. Without it the rank's default type
 // applies: bytes, or MPI_DOUBLE after an `init` with an argument (SMPI's MPE convention).
 
+// A pending isend/irecv: the key a current-syntax wait names it by, and its request.
+struct TiRequest {
+  long long src, dst, tag;
+  int request;
+};
+
 struct TiRank {
   std::vector<Event> events;
-  std::vector<std::pair<std::string, std::string>> live;  // (src dst tag key, request name)
+  std::vector<TiRequest> live;
   int next = 0;
   std::uint64_t defaultType = 1;  // bytes; 8 after 'init <anything>'
   // alltoallv count lists, moved into Trace::blocks (Event::blocks indexes them) when the
@@ -232,10 +282,11 @@ bool isTypeName(const std::string& word) {
 }
 
 void readTiLine(const Reader& r, const std::vector<std::string>& words, int ranks,
-                std::vector<TiRank>& state) {
+                std::vector<TiRank>& state, RequestIds& requests) {
   if (words.size() < 2) r.fail("expected '<rank> <action> ...'");
   const int rank = r.rank(words[0], ranks, "rank");
   const std::string action = lower(words[1]);
+  if (action == "compute") return;  // flops: read and ignored (below), and half the lines
   TiRank& s = state[rank];
   const auto need = [&](std::size_t n, const char* usage) {
     if (words.size() < n) r.fail("'" + words[1] + "' takes the form '<rank> " + usage + "'");
@@ -255,12 +306,9 @@ void readTiLine(const Reader& r, const std::vector<std::string>& words, int rank
     e.tag = tagless ? 0 : r.integer(words[3], "a tag");
     e.bytes = tagless ? bytesAt(3, 4) : bytesAt(4, 5);
     if (nonBlocking) {
-      e.request = requestId(s.next++);
+      e.request = requests(s.next++);
       const bool send = kind == EventKind::Isend;
-      const std::string key = (send ? std::to_string(rank) : std::to_string(e.peer)) + " " +
-                              (send ? std::to_string(e.peer) : std::to_string(rank)) + " " +
-                              std::to_string(e.tag);
-      s.live.push_back({key, e.request});
+      s.live.push_back({send ? rank : e.peer, send ? e.peer : rank, e.tag, e.request});
     }
     s.events.push_back(e);
   };
@@ -279,15 +327,18 @@ void readTiLine(const Reader& r, const std::vector<std::string>& words, int rank
     if (s.live.empty()) r.fail("wait without a pending isend/irecv");
     auto it = s.live.end() - 1;  // older syntax: the last request posted (SMPI's replay)
     if (words.size() >= 5) {     // current: 'wait <src> <dst> <tag>'
-      const std::string key = std::to_string(r.integer(words[2], "a rank")) + " " +
-                              std::to_string(r.integer(words[3], "a rank")) + " " +
-                              std::to_string(r.integer(words[4], "a tag"));
-      it = std::find_if(s.live.begin(), s.live.end(),
-                        [&](const auto& request) { return request.first == key; });
-      if (it == s.live.end()) r.fail("no pending request " + key + " to wait for");
+      const long long src = r.integer(words[2], "a rank");
+      const long long dst = r.integer(words[3], "a rank");
+      const long long tag = r.integer(words[4], "a tag");
+      it = std::find_if(s.live.begin(), s.live.end(), [&](const TiRequest& request) {
+        return request.src == src && request.dst == dst && request.tag == tag;
+      });
+      if (it == s.live.end())
+        r.fail("no pending request " + std::to_string(src) + " " + std::to_string(dst) + " " +
+               std::to_string(tag) + " to wait for");
     }
     Event e = r.event(EventKind::Wait);
-    e.request = it->second;
+    e.request = it->request;
     s.live.erase(it);
     s.events.push_back(e);
     return;
@@ -422,42 +473,42 @@ void readTiLine(const Reader& r, const std::vector<std::string>& words, int rank
 
 Trace readSimgrid(const std::string& path, const std::vector<std::string>& files,
                   const RankLimit& limit) {
-  // Ranks: the highest rank seen + 1 (SimGrid files carry no count).
+  // Ranks: the highest rank seen + 1 (SimGrid files carry no count). A first pass finds it
+  // (and checks every line's rank), a second reads the actions: one line in memory at a time.
   Trace trace;
   trace.source = path;
   trace.files = {path};
-  std::vector<std::vector<std::pair<std::size_t, std::vector<std::string>>>> perFile;
   int ranks = 0;
-  for (const std::string& file : files) {
-    std::vector<std::pair<std::size_t, std::vector<std::string>>> lines;
-    std::size_t number = 0;
-    for (const std::string& text : readLines(file)) {
-      ++number;
-      std::istringstream in(text.substr(0, text.find('#')));
-      std::vector<std::string> words;
-      for (std::string word; in >> word;) words.push_back(word);
-      if (words.empty()) continue;
+  for (const std::string& file : files)
+    forEachLine(file, [&](const std::string& text, std::size_t number) {
+      const std::size_t end = std::min(text.find('#'), text.size());
+      std::size_t first = 0;
+      while (first < end && isSpace(text[first])) ++first;
+      if (first == end) return true;  // no words
+      std::size_t last = first;
+      while (last < end && !isSpace(text[last])) ++last;
       long long rank = 0;
-      const auto [end, error] =
-          std::from_chars(words[0].data(), words[0].data() + words[0].size(), rank);
-      if (error != std::errc() || end != words[0].data() + words[0].size() || rank < 0)
-        failAt(file, number, "expected '<rank> <action> ...', got '" + words[0] + "'");
+      const auto [stop, error] = std::from_chars(text.data() + first, text.data() + last, rank);
+      if (error != std::errc() || stop != text.data() + last || rank < 0)
+        failAt(file, number,
+               "expected '<rank> <action> ...', got '" + text.substr(first, last - first) + "'");
       limit.checkRank(rank, file, number);  // before any per-rank table is sized
       ranks = std::max(ranks, static_cast<int>(rank) + 1);
-      lines.push_back({number, words});
-    }
-    perFile.push_back(lines);
-  }
+      return true;
+    });
   if (ranks == 0) failIn(path, "no actions in the SimGrid trace");
   trace.ranks = ranks;
   std::vector<TiRank> state(ranks);
-  for (std::size_t f = 0; f < files.size(); ++f) {
+  RequestIds requests(trace.requests);
+  std::vector<std::string> words;
+  for (const std::string& file : files) {
     const int index = static_cast<int>(trace.files.size());
-    trace.files.push_back(files[f]);
-    for (const auto& [number, words] : perFile[f]) {
-      Reader r{files[f], index, number};
-      readTiLine(r, words, ranks, state);
-    }
+    trace.files.push_back(file);
+    forEachLine(file, [&](const std::string& text, std::size_t number) {
+      splitWords(text, words);
+      if (!words.empty()) readTiLine(Reader{file, index, number}, words, ranks, state, requests);
+      return true;
+    });
   }
   trace.events.resize(ranks);
   for (int rank = 0; rank < ranks; ++rank) {
@@ -466,6 +517,7 @@ Trace readSimgrid(const std::string& path, const std::vector<std::string>& files
     for (Event& e : state[rank].events)
       if (e.blocks >= 0) e.blocks += offset;
     for (auto& list : state[rank].blocks) trace.blocks.push_back(std::move(list));
+    state[rank].events.shrink_to_fit();
     trace.events[rank] = std::move(state[rank].events);
   }
   return trace;
@@ -511,28 +563,32 @@ std::vector<long long> braceList(const Reader& r, const std::string& value) {
   return values;
 }
 
-std::vector<DumpiCall> parseDumpiCalls(const std::string& file) {
-  std::vector<DumpiCall> calls;
-  std::size_t number = 0;
-  DumpiCall* open = nullptr;
-  for (const std::string& text : readLines(file)) {
-    ++number;
+// Calls visit(call) on each call of a dumpi2ascii file in turn, with its arguments (the lines
+// up to its 'returning' line or the next call): one call in memory at a time. A file without
+// a call is an error.
+template <class Visit>
+void forEachDumpiCall(const std::string& file, Visit visit) {
+  DumpiCall call;
+  bool pending = false, open = false, any = false;  // a call not visited yet; taking arguments
+  forEachLine(file, [&](const std::string& text, std::size_t number) {
     const auto entering = text.find(" entering at walltime");
     const auto returning = text.find(" returning at walltime");
     if (entering != std::string::npos) {
-      calls.push_back({text.substr(0, entering), number, {}});
-      open = &calls.back();
+      if (pending) visit(static_cast<const DumpiCall&>(call));
+      call = {text.substr(0, entering), number, {}};
+      pending = open = any = true;
     } else if (returning != std::string::npos) {
-      open = nullptr;
+      open = false;
     } else if (open) {
-      readArgument(text, *open);
+      readArgument(text, call);
     }
-  }
-  if (calls.empty())
+    return true;
+  });
+  if (pending) visit(static_cast<const DumpiCall&>(call));
+  if (!any)
     failIn(file,
            "no DUMPI calls (expected the text dumpi2ascii prints: 'MPI_Init entering at "
            "walltime ...' blocks)");
-  return calls;
 }
 
 // A communicator handle as printed: "MPI_COMM_WORLD", or its number ("5", "5 (user)").
@@ -545,6 +601,7 @@ std::string handleOf(const std::string& value) {
 // the same split (MPI requires all ranks of the parent to call it in the same order); ranks
 // with one colour form a communicator, ordered by key, then by rank in the parent.
 // handles[rank]: DUMPI handle -> communicator id of trace.comms ("" = MPI_COMM_WORLD).
+// `calls`: each rank's MPI_Comm_split and MPI_Comm_dup calls, in order (others are ignored).
 void readCommunicators(const std::vector<std::vector<DumpiCall>>& calls, Trace& trace,
                        std::vector<std::map<std::string, std::string>>& handles) {
   struct Split {
@@ -602,15 +659,15 @@ void readCommunicators(const std::vector<std::vector<DumpiCall>>& calls, Trace& 
 }
 
 // Appends the rank's events; returns where its MPI_Pcontrol(1) iterations start.
-std::vector<std::size_t> convertDumpiRank(const std::vector<DumpiCall>& calls,
-                                          const std::string& file, int fileIndex, int rank,
+std::vector<std::size_t> convertDumpiRank(const std::string& file, int fileIndex, int rank,
                                           int ranks, Trace& trace,
-                                          const std::map<std::string, std::string>& handles) {
+                                          const std::map<std::string, std::string>& handles,
+                                          RequestIds& requests) {
   std::vector<std::size_t> iterations;
-  std::map<std::string, std::string> requestName;  // DUMPI request id -> native name
+  std::map<std::string, int> requestName;  // DUMPI request id -> native name (Trace::requests)
   int next = 0;
   auto& events = trace.events[rank];
-  for (const DumpiCall& call : calls) {
+  forEachDumpiCall(file, [&](const DumpiCall& call) {
     const Reader r{file, fileIndex, call.line};
     const auto arg = [&](const char* name) -> const std::string& {
       const auto it = call.args.find(name);
@@ -653,7 +710,7 @@ std::vector<std::size_t> convertDumpiRank(const std::vector<DumpiCall>& calls,
       return key;
     };
     const auto request = [&](const std::string& id) {
-      const std::string name = requestId(next++);
+      const int name = requests(next++);
       requestName[handle(id)] = name;
       return name;
     };
@@ -713,14 +770,14 @@ std::vector<std::size_t> convertDumpiRank(const std::vector<DumpiCall>& calls,
       } else {
         e = r.event(EventKind::Collective);
         e.op = CollectiveOp::Barrier;
-        e.comm = id;
+        e.comm = trace.commIds.intern(id);
         events.push_back(e);
       }
     } else if (n == "MPI_Bcast" || n == "MPI_Reduce" || n == "MPI_Allreduce" || n == "MPI_Scan" ||
                n == "MPI_Exscan") {
       const std::string id = comm();
       e = r.event(EventKind::Collective);
-      e.comm = id;
+      e.comm = trace.commIds.intern(id);
       e.op = n == "MPI_Bcast"       ? CollectiveOp::Bcast
              : n == "MPI_Reduce"    ? CollectiveOp::Reduce
              : n == "MPI_Allreduce" ? CollectiveOp::Allreduce
@@ -733,7 +790,7 @@ std::vector<std::size_t> convertDumpiRank(const std::vector<DumpiCall>& calls,
                n == "MPI_Scatter") {
       const std::string id = comm();
       e = r.event(EventKind::Collective);
-      e.comm = id;
+      e.comm = trace.commIds.intern(id);
       e.op = n == "MPI_Allgather"  ? CollectiveOp::Allgather
              : n == "MPI_Alltoall" ? CollectiveOp::Alltoall
              : n == "MPI_Gather"   ? CollectiveOp::Gather
@@ -746,7 +803,7 @@ std::vector<std::size_t> convertDumpiRank(const std::vector<DumpiCall>& calls,
       // One receive count per rank of the communicator: the collective of the largest block.
       const std::string id = comm();
       e = r.event(EventKind::Collective);
-      e.comm = id;
+      e.comm = trace.commIds.intern(id);
       e.op = CollectiveOp::ReduceScatter;
       const std::uint64_t size = typeSize(arg("datatype"));
       if (size == 0) r.fail("unknown datatype '" + arg("datatype") + "'");
@@ -760,7 +817,7 @@ std::vector<std::size_t> convertDumpiRank(const std::vector<DumpiCall>& calls,
       if (r.integer(arg("level"), "a level") == 1) iterations.push_back(events.size());
     }
     // Other calls (MPI_Init, MPI_Comm_rank, MPI_Wtime, ...) are read and ignored.
-  }
+  });
   return iterations;
 }
 
@@ -771,15 +828,22 @@ Trace readDumpi(const std::string& path, const std::vector<std::string>& files,
   trace.files = {path};
   trace.ranks = static_cast<int>(files.size());
   trace.events.resize(trace.ranks);
-  std::vector<std::vector<DumpiCall>> calls;
-  for (const std::string& file : files) calls.push_back(parseDumpiCalls(file));
+  // A first pass checks every file and keeps the calls that make communicators; the second
+  // converts each rank's calls as it reads them.
+  std::vector<std::vector<DumpiCall>> calls(files.size());
+  for (std::size_t rank = 0; rank < files.size(); ++rank)
+    forEachDumpiCall(files[rank], [&](const DumpiCall& call) {
+      if (call.name == "MPI_Comm_split" || call.name == "MPI_Comm_dup") calls[rank].push_back(call);
+    });
   std::vector<std::map<std::string, std::string>> handles;
   readCommunicators(calls, trace, handles);
   std::vector<std::vector<std::size_t>> iterations;
+  RequestIds requests(trace.requests);
   for (int rank = 0; rank < trace.ranks; ++rank) {
     trace.files.push_back(files[rank]);
-    iterations.push_back(convertDumpiRank(calls[rank], files[rank], rank + 1, rank, trace.ranks,
-                                          trace, handles[rank]));
+    iterations.push_back(
+        convertDumpiRank(files[rank], rank + 1, rank, trace.ranks, trace, handles[rank], requests));
+    trace.events[rank].shrink_to_fit();
   }
   // MPI_Pcontrol(1) marks iterations, as the native 'iteration' lines do.
   selectIteration(trace, iterations, options.iteration, "MPI_Pcontrol(1)");
@@ -913,7 +977,7 @@ bool hasMessages(const Trace& trace) {
       if ((e.kind == EventKind::Send || e.kind == EventKind::Isend) && e.peer != rank) return true;
       if (e.kind == EventKind::Sendrecv && (e.peer != rank || e.peer2 != rank)) return true;
       if (e.kind == EventKind::Collective && e.op != CollectiveOp::Barrier) {
-        const auto comm = trace.comms.find(e.comm);
+        const auto comm = trace.comms.find(trace.commOf(e));
         const std::size_t members =
             comm == trace.comms.end() ? static_cast<std::size_t>(trace.ranks) : comm->second.size();
         if (members > 1) return true;
@@ -949,12 +1013,14 @@ const char* traceFormatName(TraceFormat format) {
 TraceFormat detectTraceFormat(const std::string& path) {
   std::error_code error;
   if (fs::is_directory(path, error)) return TraceFormat::Dumpi;  // only DUMPI comes as a folder
-  for (const std::string& line : readLines(path)) {
+  bool native = false;
+  forEachLine(path, [&](const std::string& line, std::size_t) {
     const auto first = line.find_first_not_of(" \t");
-    if (first == std::string::npos || line[first] == '#') continue;
-    if (line.compare(first, 13, "tac3map-trace") == 0) return TraceFormat::Native;
-    break;
-  }
+    if (first == std::string::npos || line[first] == '#') return true;
+    native = line.compare(first, 13, "tac3map-trace") == 0;
+    return false;
+  });
+  if (native) return TraceFormat::Native;
   const std::vector<std::string> files = indexEntries(path);
   const std::string& sample = files.empty() ? path : files.front();
   return mentions(sample, " entering at walltime") ? TraceFormat::Dumpi : TraceFormat::SimgridTi;

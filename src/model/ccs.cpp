@@ -25,7 +25,7 @@ struct Posted {
   int recv = kNone;  // communication whose receive side this event posts
 };
 
-std::string describe(const Event& e) {
+std::string describe(const Trace& trace, const Event& e) {
   std::string text = eventName(e.kind);
   switch (e.kind) {
     case EventKind::Send:
@@ -35,9 +35,9 @@ std::string describe(const Event& e) {
     case EventKind::Isend:
     case EventKind::Irecv:
       return text + " " + std::to_string(e.peer) + " " + std::to_string(e.bytes) + " " +
-             std::to_string(e.tag) + " " + e.request;
+             std::to_string(e.tag) + " " + trace.requestOf(e);
     case EventKind::Wait:
-      return text + " " + e.request;
+      return text + " " + trace.requestOf(e);
     case EventKind::Sendrecv:
       return text + " " + std::to_string(e.peer) + " " + std::to_string(e.bytes) + " " +
              std::to_string(e.peer2) + " " + std::to_string(e.bytes2) + " " + std::to_string(e.tag);
@@ -71,6 +71,16 @@ std::vector<Communication> matchSides(const Trace& trace,
                                       std::vector<std::vector<Posted>>& posted) {
   // Flat sorted lists rather than a map of queues: a whole-machine trace has millions of keys.
   std::vector<KeyedSide> sends, recvs;
+  std::size_t sendCount = 0, recvCount = 0;  // reserved exactly: no slack on large traces
+  for (const auto& events : trace.events)
+    for (const Event& e : events) {
+      sendCount +=
+          e.kind == EventKind::Send || e.kind == EventKind::Isend || e.kind == EventKind::Sendrecv;
+      recvCount +=
+          e.kind == EventKind::Recv || e.kind == EventKind::Irecv || e.kind == EventKind::Sendrecv;
+    }
+  sends.reserve(sendCount);
+  recvs.reserve(recvCount);
   posted.assign(trace.ranks, {});
   for (int rank = 0; rank < trace.ranks; ++rank) {
     const auto& events = trace.events[rank];
@@ -101,6 +111,7 @@ std::vector<Communication> matchSides(const Trace& trace,
   // smallest such key, so the message does not depend on which list ran out first.
   const KeyedSide* unmatchedRecv = nullptr;
   std::vector<Communication> comms;
+  comms.reserve(std::min(sends.size(), recvs.size()));
   std::size_t j = 0;
   for (std::size_t i = 0; i < sends.size();) {
     const std::size_t sendEnd = keyEnd(sends, i);
@@ -156,8 +167,12 @@ class LevelSimulation {
  public:
   LevelSimulation(const Trace& trace, const std::vector<std::vector<Posted>>& posted,
                   std::vector<Communication>& comms, const CcsOptions& options)
-      : trace_(trace), posted_(posted), comms_(comms), options_(options) {
-    ranks_.resize(trace.ranks);
+      : trace_(trace),
+        posted_(posted),
+        comms_(comms),
+        options_(options),
+        namePlaces_(namePlaces(trace.requests)) {
+    ranks_.assign(trace.ranks, RankState{ByName{&namePlaces_}});
     sidesPosted_.assign(comms.size(), 0);
     waiters_.resize(comms.size());
   }
@@ -184,19 +199,33 @@ class LevelSimulation {
       if (s.next < trace_.events[rank].size()) {
         const Event& e = trace_.events[rank][s.next];
         failAt(trace_.fileOf(e), e.line,
-               "deadlock: rank " + std::to_string(rank) + " blocks forever in '" + describe(e) +
-                   "'" + blockedReason(rank, e));
+               "deadlock: rank " + std::to_string(rank) + " blocks forever in '" +
+                   describe(trace_, e) + "'" + blockedReason(rank, e));
       }
     }
   }
 
  private:
+  // Requests (Event::request) in the order of their names, as waitall completes them: by
+  // each name's place among the trace's names, sorted once.
+  struct ByName {
+    const std::vector<int>* place;
+    bool operator()(int a, int b) const { return (*place)[a] < (*place)[b]; }
+  };
+  static std::vector<int> namePlaces(const NameTable& names) {
+    std::vector<int> order(names.size()), place(names.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return names[a] < names[b]; });
+    for (std::size_t i = 0; i < order.size(); ++i) place[order[i]] = static_cast<int>(i);
+    return place;
+  }
   struct RankState {
+    explicit RankState(ByName order) : requests(order) {}
     std::size_t next = 0;                 // next event to run
     bool postedNext = false;              // its sides are already posted (rank blocked on it)
     int floor = 0;                        // level of anything it posts now
     int barriers = 0;                     // barriers passed
-    std::map<std::string, int> requests;  // live request -> communication
+    std::map<int, int, ByName> requests;  // live request -> communication
   };
 
   std::string blockedReason(int rank, const Event& e) const {
@@ -290,13 +319,13 @@ class LevelSimulation {
     if (e.kind == EventKind::Isend || e.kind == EventKind::Irecv) {
       if (s.requests.count(e.request))
         failAt(trace_.fileOf(e), e.line,
-               "rank " + std::to_string(rank) + " reuses request '" + e.request +
+               "rank " + std::to_string(rank) + " reuses request '" + trace_.requestOf(e) +
                    "' before waiting for it");
       s.requests[e.request] = e.kind == EventKind::Isend ? p.send : p.recv;
     }
     if (e.kind == EventKind::Wait && !s.requests.count(e.request))
       failAt(trace_.fileOf(e), e.line,
-             "rank " + std::to_string(rank) + " waits for request '" + e.request +
+             "rank " + std::to_string(rank) + " waits for request '" + trace_.requestOf(e) +
                  "' that it has not posted (or already completed)");
   }
 
@@ -343,6 +372,7 @@ class LevelSimulation {
   const std::vector<std::vector<Posted>>& posted_;
   std::vector<Communication>& comms_;
   const CcsOptions& options_;
+  const std::vector<int> namePlaces_;  // ByName
   std::vector<RankState> ranks_;
   std::vector<int> sidesPosted_;
   std::vector<std::vector<int>> waiters_;
@@ -405,20 +435,40 @@ std::size_t CcsSet::communicationCount() const {
   return count;
 }
 
-CcsSet extractCcs(const Trace& original, const CcsOptions& options) {
-  // Collectives become their algorithms' point-to-point steps first.
-  Trace expanded;
-  const Trace& trace = withCollectivesExpanded(original, options.collectives, expanded);
-  std::vector<std::vector<Posted>> posted;
-  std::vector<Communication> comms = matchSides(trace, posted);
-  LevelSimulation levels(trace, posted, comms, options);
-  levels.run();
+namespace {
+
+// The CCSs of a trace whose collectives are expanded already. With `release` (the trace
+// itself, no longer needed), its events are released once the levels are known, before the
+// communications are split into sets.
+CcsSet extractExpanded(const Trace& trace, const CcsOptions& options, Trace* release = nullptr) {
   CcsSet result;
   result.tasks = trace.ranks;
-  result.barrierLevels = levels.barrierLevels();
+  std::vector<Communication> comms;
+  {
+    std::vector<std::vector<Posted>> posted;
+    comms = matchSides(trace, posted);
+    LevelSimulation levels(trace, posted, comms, options);
+    levels.run();
+    result.barrierLevels = levels.barrierLevels();
+  }
+  if (release)
+    for (std::vector<Event>& events : release->events) std::vector<Event>().swap(events);
   const int perRank = options.engines <= 1 ? 1 : options.splitBeyondEngines ? options.engines : 0;
   result.sets = splitLevels(std::move(comms), perRank);
   return result;
+}
+
+}  // namespace
+
+CcsSet extractCcs(const Trace& trace, const CcsOptions& options) {
+  // Collectives become their algorithms' point-to-point steps first.
+  Trace expanded;
+  return extractExpanded(withCollectivesExpanded(trace, options.collectives, expanded), options);
+}
+
+CcsSet extractCcs(Trace&& trace, const CcsOptions& options) {
+  if (hasCollectives(trace)) expandCollectives(trace, options.collectives);
+  return extractExpanded(trace, options, &trace);
 }
 
 }  // namespace tac3map

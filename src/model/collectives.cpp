@@ -73,8 +73,12 @@ class Steps {
     add(EventKind::Sendrecv, to, sent, from, received);
   }
 
+  // The steps added so far (events, or counted only).
+  std::size_t count() const { return count_; }
+
  private:
   void add(EventKind kind, int peer, std::uint64_t bytes, int peer2, std::uint64_t bytes2) {
+    ++count_;
     if (kind != EventKind::Recv) ++*sends_;
     if (!out_) return;
     Event e;
@@ -96,6 +100,7 @@ class Steps {
   const Event& call_;
   const std::vector<int>& members_;
   std::int64_t tag_;
+  std::size_t count_ = 0;
 };
 
 int largestPowerOfTwoAtMost(int n) {
@@ -265,14 +270,10 @@ void checkStepBytes(const Trace& trace, const Event& call, int n, Algorithm algo
   failLimit(trace.fileOf(call), call.line, message);
 }
 
-// Appends rank v's steps of `call` to `out` (none: only counts them into `sends`). `own`:
-// every communicator rank's own block of this call (gatherv, scatterv, allgatherv), else null.
-void expandOne(std::vector<Event>* out, std::uint64_t* sends, const Trace& trace, const Event& call,
-               int v, const std::vector<int>& members, std::int64_t tag, Algorithm algorithm,
-               const std::vector<std::uint64_t>* own) {
-  const int n = static_cast<int>(members.size());
-  if (n < 2) return;
-  Steps s(out, sends, call, members, tag);
+// Rank v's steps of `call` into `s`. `own`: every communicator rank's own block of this call
+// (gatherv, scatterv, allgatherv), else null.
+void addSteps(Steps& s, const Trace& trace, const Event& call, int v, int n, Algorithm algorithm,
+              const std::vector<std::uint64_t>* own) {
   const int rel = (v - call.root + n) % n;
   const std::uint64_t bytes = call.bytes;
   const UniformBlocks one{bytes, false}, each{bytes, true};
@@ -330,6 +331,24 @@ void expandOne(std::vector<Event>* out, std::uint64_t* sends, const Trace& trace
       return;
   }
 }
+
+// Appends rank v's steps of `call` to `out` (none: only counts them into `sends`); returns
+// how many. `own`: as addSteps.
+std::size_t expandOne(std::vector<Event>* out, std::uint64_t* sends, const Trace& trace,
+                      const Event& call, int v, const std::vector<int>& members, std::int64_t tag,
+                      Algorithm algorithm, const std::vector<std::uint64_t>* own) {
+  const int n = static_cast<int>(members.size());
+  if (n < 2) return 0;
+  Steps s(out, sends, call, members, tag);
+  addSteps(s, trace, call, v, n, algorithm, own);
+  return s.count();
+}
+
+// expandCollectives from `source` into `target` (the same trace, or one with every member of
+// `source` but its events): each rank's events replaced by their expansion, made in one vector
+// of the exact size, one rank at a time.
+void expandInto(const Trace& source, Trace& target, const CollectiveAlgorithms& algorithms,
+                const std::set<CollectiveOp>& keep);
 
 }  // namespace
 
@@ -413,13 +432,32 @@ bool hasCollectives(const Trace& trace) {
 const Trace& withCollectivesExpanded(const Trace& trace, const CollectiveAlgorithms& algorithms,
                                      Trace& storage) {
   if (!hasCollectives(trace)) return trace;
-  storage = trace;
-  expandCollectives(storage, algorithms);
+  // Every member but the events (trace.hpp), which expandInto makes from the trace's: no copy
+  // of the events before they are expanded.
+  storage = Trace{};
+  storage.source = trace.source;
+  storage.files = trace.files;
+  storage.ranks = trace.ranks;
+  storage.ranksLine = trace.ranksLine;
+  storage.comms = trace.comms;
+  storage.commLines = trace.commLines;
+  storage.blocks = trace.blocks;
+  storage.requests = trace.requests;
+  storage.commIds = trace.commIds;
+  storage.events.resize(trace.events.size());
+  expandInto(trace, storage, algorithms, {});
   return storage;
 }
 
 void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms,
                        const std::set<CollectiveOp>& keep) {
+  expandInto(trace, trace, algorithms, keep);
+}
+
+namespace {
+
+void expandInto(const Trace& trace, Trace& target, const CollectiveAlgorithms& algorithms,
+                const std::set<CollectiveOp>& keep) {
   // With collectives kept, the expanded ones' tags come after every tag the kept ones can get
   // when they are expanded in turn (communicator numbers up to the trace's count).
   const std::int64_t tagCommOffset =
@@ -432,16 +470,16 @@ void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms,
     commNumber.emplace(id, static_cast<std::int64_t>(commNumber.size()));
   // A collective's communicator (its world ranks) and `rank`'s place in it, checked.
   const auto place = [&](int rank, const Event& e) -> std::pair<const std::vector<int>*, int> {
-    const auto known = trace.comms.find(e.comm);
-    if (!e.comm.empty() && known == trace.comms.end())
+    const std::string& id = trace.commOf(e);
+    const auto known = trace.comms.find(id);
+    if (e.comm != 0 && known == trace.comms.end())
       failAt(trace.fileOf(e), e.line,
-             "communicator " + e.comm + " is not declared ('<rank> comm " + e.comm +
-                 " <world ranks...>')");
-    const std::vector<int>& members = e.comm.empty() ? world : known->second;
+             "communicator " + id + " is not declared ('<rank> comm " + id + " <world ranks...>')");
+    const std::vector<int>& members = e.comm == 0 ? world : known->second;
     const auto me = std::find(members.begin(), members.end(), rank);
     if (me == members.end())
       failAt(trace.fileOf(e), e.line,
-             "rank " + std::to_string(rank) + " is not in communicator " + e.comm);
+             "rank " + std::to_string(rank) + " is not in communicator " + id);
     if (e.root < 0 || e.root >= static_cast<int>(members.size()))
       failAt(trace.fileOf(e), e.line,
              "root=" + std::to_string(e.root) + " is outside the communicator's 0.." +
@@ -453,11 +491,11 @@ void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms,
   // communicator's collectives in program order (the k-th call of every member is one call,
   // as MPI requires). Their sum must stay a message size (limits.hpp): binomial steps carry
   // sums of blocks.
-  std::map<std::pair<std::string, std::int64_t>, std::vector<std::uint64_t>> own;
-  std::map<std::pair<std::string, std::int64_t>, std::uint64_t> sums;
-  std::map<std::pair<std::string, std::int64_t>, const Event*> firstOf;
+  std::map<std::pair<int, std::int64_t>, std::vector<std::uint64_t>> own;
+  std::map<std::pair<int, std::int64_t>, std::uint64_t> sums;
+  std::map<std::pair<int, std::int64_t>, const Event*> firstOf;
   for (int rank = 0; rank < trace.ranks; ++rank) {
-    std::map<std::string, std::int64_t> calls;
+    std::map<int, std::int64_t> calls;
     for (const Event& e : trace.events[rank]) {
       if (e.kind != EventKind::Collective) continue;
       const auto key = std::make_pair(e.comm, calls[e.comm]++);
@@ -492,18 +530,20 @@ void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms,
   // billions. Counted without expanding, and refused at the collective whose messages pass
   // the limit, before any event is made.
   std::uint64_t sends = 0;
+  std::vector<std::size_t> sizes(trace.ranks);  // each rank's events once expanded
   for (int rank = 0; rank < trace.ranks; ++rank) {
-    std::map<std::string, std::int64_t> calls;
+    std::map<int, std::int64_t> calls;
     for (const Event& e : trace.events[rank]) {
       if (e.kind != EventKind::Collective || keep.count(e.op)) {
         sends += e.kind == EventKind::Send || e.kind == EventKind::Isend ||
                  e.kind == EventKind::Sendrecv;
         if (e.kind == EventKind::Collective) ++calls[e.comm];
+        ++sizes[rank];
         continue;
       }
       const auto [members, v] = place(rank, e);
-      expandOne(nullptr, &sends, trace, e, v, *members, 0, algorithms.of(e.op),
-                blocksOf(e, calls[e.comm]++));
+      sizes[rank] += expandOne(nullptr, &sends, trace, e, v, *members, 0, algorithms.of(e.op),
+                               blocksOf(e, calls[e.comm]++));
       if (sends > limits::kMaxCommunications) {
         std::string message = collectiveName(e.op);
         message += " over ";
@@ -517,7 +557,8 @@ void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms,
   }
   for (int rank = 0; rank < trace.ranks; ++rank) {
     std::vector<Event> expanded;
-    std::map<std::string, std::int64_t> calls;  // per communicator: collectives so far
+    expanded.reserve(sizes[rank]);
+    std::map<int, std::int64_t> calls;  // per communicator: collectives so far
     for (const Event& e : trace.events[rank]) {
       if (e.kind != EventKind::Collective || keep.count(e.op)) {
         if (e.kind == EventKind::Collective) ++calls[e.comm];
@@ -526,12 +567,15 @@ void expandCollectives(Trace& trace, const CollectiveAlgorithms& algorithms,
       }
       const auto [members, v] = place(rank, e);
       const std::int64_t call = calls[e.comm]++;
-      const std::int64_t tag = -1 - ((commNumber.at(e.comm) + tagCommOffset) * 1000000000 + call);
+      const std::int64_t tag =
+          -1 - ((commNumber.at(trace.commOf(e)) + tagCommOffset) * 1000000000 + call);
       expandOne(&expanded, &sends, trace, e, v, *members, tag, algorithms.of(e.op),
                 blocksOf(e, call));
     }
-    trace.events[rank] = std::move(expanded);
+    target.events[rank] = std::move(expanded);  // in place: the rank's events are read
   }
 }
+
+}  // namespace
 
 }  // namespace tac3map

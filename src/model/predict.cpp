@@ -132,10 +132,10 @@ std::vector<CollectiveCall> collectiveCalls(const Trace& trace) {
     for (const Event& e : trace.events[rank]) {
       if (e.kind != EventKind::Collective) continue;
       std::vector<int> members;
-      if (e.comm.empty()) {
+      if (e.comm == 0) {
         for (int r = 0; r < trace.ranks; ++r) members.push_back(r);
       } else {
-        const auto known = trace.comms.find(e.comm);
+        const auto known = trace.comms.find(trace.commOf(e));
         if (known == trace.comms.end()) continue;  // extractCcs reports it
         members = known->second;
       }
@@ -161,7 +161,7 @@ double predictAlone(const CollectiveCall& call, Algorithm algorithm, int ranks,
     e.op = call.op;
     e.bytes = call.bytes;
     e.root = call.root;
-    e.comm = "c";
+    e.comm = trace.commIds.intern("c");
     e.line = call.line;
     trace.events[member].push_back(e);
   }

@@ -126,11 +126,12 @@ class RankWriter {
     arguments.push_back(tag(e, "tag"));
     arguments.push_back(world("comm"));
     if (!blocking) {
-      if (live_.count(e.request))
-        failAt(trace_.fileOf(e), e.line, "request " + e.request + " posted while still live");
+      if (live_.count(trace_.requestOf(e)))
+        failAt(trace_.fileOf(e), e.line,
+               "request " + trace_.requestOf(e) + " posted while still live");
       const int id = nextRequest_++;
-      live_[e.request] = id;
-      posted_.push_back(e.request);
+      live_[trace_.requestOf(e)] = id;
+      posted_.push_back(trace_.requestOf(e));
       arguments.push_back(request("request", id));
     } else if (!send) {
       arguments.push_back("MPI_Status status=<IGNORED>");
@@ -188,7 +189,7 @@ class RankWriter {
         throw std::logic_error("v-collectives are expanded before DUMPI is written");
     }
     if (rooted(e.op)) arguments.push_back("int root=" + std::to_string(e.root));
-    arguments.push_back(comm("comm", e.comm));
+    arguments.push_back(comm("comm", trace_.commOf(e)));
     static const std::map<CollectiveOp, const char*> kNames = {
         {CollectiveOp::Bcast, "MPI_Bcast"},
         {CollectiveOp::Reduce, "MPI_Reduce"},
@@ -206,16 +207,16 @@ class RankWriter {
   // The size of a collective's communicator, checked as the expansion checks it (the same
   // messages): declared, holding this rank, the root inside it.
   std::size_t checkedMembers(const Event& e) const {
-    const auto known = trace_.comms.find(e.comm);
-    if (!e.comm.empty() && known == trace_.comms.end())
+    const auto known = trace_.comms.find(trace_.commOf(e));
+    if (e.comm != 0 && known == trace_.comms.end())
       failAt(trace_.fileOf(e), e.line,
-             "communicator " + e.comm + " is not declared ('<rank> comm " + e.comm +
-                 " <world ranks...>')");
+             "communicator " + trace_.commOf(e) + " is not declared ('<rank> comm " +
+                 trace_.commOf(e) + " <world ranks...>')");
     const std::size_t members =
-        e.comm.empty() ? static_cast<std::size_t>(trace_.ranks) : known->second.size();
+        e.comm == 0 ? static_cast<std::size_t>(trace_.ranks) : known->second.size();
     if (commRank(e) >= static_cast<int>(members))
       failAt(trace_.fileOf(e), e.line,
-             "rank " + std::to_string(rank_) + " is not in communicator " + e.comm);
+             "rank " + std::to_string(rank_) + " is not in communicator " + trace_.commOf(e));
     if (rooted(e.op) && (e.root < 0 || e.root >= static_cast<int>(members)))
       failAt(trace_.fileOf(e), e.line,
              "root=" + std::to_string(e.root) + " is outside the communicator's 0.." +
@@ -223,8 +224,8 @@ class RankWriter {
     return members;
   }
   int commRank(const Event& e) const {
-    if (e.comm.empty()) return rank_;
-    const std::vector<int>& members = trace_.comms.at(e.comm);
+    if (e.comm == 0) return rank_;
+    const std::vector<int>& members = trace_.comms.at(trace_.commOf(e));
     return static_cast<int>(std::find(members.begin(), members.end(), rank_) - members.begin());
   }
 
@@ -236,12 +237,13 @@ class RankWriter {
       case EventKind::Irecv:
         return pointToPoint(e);
       case EventKind::Wait: {
-        const auto it = live_.find(e.request);
+        const auto it = live_.find(trace_.requestOf(e));
         if (it == live_.end())
-          failAt(trace_.fileOf(e), e.line, "wait for request " + e.request + ", not pending");
+          failAt(trace_.fileOf(e), e.line,
+                 "wait for request " + trace_.requestOf(e) + ", not pending");
         const int id = it->second;
         live_.erase(it);
-        posted_.erase(std::find(posted_.begin(), posted_.end(), e.request));
+        posted_.erase(std::find(posted_.begin(), posted_.end(), trace_.requestOf(e)));
         return call("MPI_Wait", {request("request", id), "MPI_Status status=<IGNORED>"});
       }
       case EventKind::Waitall: {

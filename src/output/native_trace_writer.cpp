@@ -20,7 +20,7 @@ bool rooted(CollectiveOp op) {
          op == CollectiveOp::Scatter;
 }
 
-void appendEvent(std::string& out, int rank, const Event& e) {
+void appendEvent(std::string& out, int rank, const Trace& trace, const Event& e) {
   const auto word = [&out](const std::string& text) {
     out += ' ';
     out += text;
@@ -41,11 +41,11 @@ void appendEvent(std::string& out, int rank, const Event& e) {
       number(e.peer);
       number(e.bytes);
       number(e.tag);
-      word(e.request);
+      word(trace.requestOf(e));
       break;
     case EventKind::Wait:
       word("wait");
-      word(e.request);
+      word(trace.requestOf(e));
       break;
     case EventKind::Waitall:
       word("waitall");
@@ -75,7 +75,7 @@ void appendEvent(std::string& out, int rank, const Event& e) {
       word(collectiveName(e.op));
       if (e.op != CollectiveOp::Barrier) number(e.bytes);
       if (rooted(e.op)) word("root=" + std::to_string(e.root));
-      if (!e.comm.empty()) word("comm=" + e.comm);
+      if (e.comm != 0) word("comm=" + trace.commOf(e));
       break;
   }
   out += '\n';
@@ -106,7 +106,7 @@ std::string nativeTraceText(const Trace& input, const CollectiveAlgorithms& algo
     out += '\n';
   }
   for (int rank = 0; rank < trace.ranks; ++rank)
-    for (const Event& e : trace.events[rank]) appendEvent(out, rank, e);
+    for (const Event& e : trace.events[rank]) appendEvent(out, rank, trace, e);
   return out;
 }
 

@@ -105,18 +105,19 @@ class RankWriter {
       case EventKind::Isend:
         line("isend " + std::to_string(e.peer) + " " + std::to_string(tag(e)) + " " +
              std::to_string(e.bytes));
-        post(e.request, Key{rank_, e.peer, tag(e)});
+        post(trace_.requestOf(e), Key{rank_, e.peer, tag(e)});
         return;
       case EventKind::Irecv:
         line("irecv " + std::to_string(e.peer) + " " + std::to_string(tag(e)) + " " +
              std::to_string(e.bytes));
-        post(e.request, Key{e.peer, rank_, tag(e)});
+        post(trace_.requestOf(e), Key{e.peer, rank_, tag(e)});
         return;
       case EventKind::Wait: {
-        const auto it = keyOf_.find(e.request);
+        const auto it = keyOf_.find(trace_.requestOf(e));
         if (it == keyOf_.end())
-          failAt(trace_.fileOf(e), e.line, "wait for request " + e.request + ", not pending");
-        wait(e, e.request, it->second);
+          failAt(trace_.fileOf(e), e.line,
+                 "wait for request " + trace_.requestOf(e) + ", not pending");
+        wait(e, trace_.requestOf(e), it->second);
         return;
       }
       case EventKind::Waitall:

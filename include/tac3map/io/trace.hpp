@@ -6,6 +6,7 @@
 #include <istream>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "tac3map/io/limits.hpp"
@@ -16,7 +17,7 @@ namespace tac3map {
 // no part in matching or CCSs and are used by `predict` only.
 // Collective events are expanded into point-to-point steps (collectives.hpp) before CCSs are
 // extracted.
-enum class EventKind {
+enum class EventKind : std::uint8_t {
   Send,
   Recv,
   Isend,
@@ -30,7 +31,7 @@ enum class EventKind {
   Collective
 };
 
-enum class CollectiveOp {
+enum class CollectiveOp : std::uint8_t {
   Bcast,
   Reduce,
   Allreduce,
@@ -51,25 +52,46 @@ enum class CollectiveOp {
   Exscan
 };
 
+// Names as a trace spells them (request names, communicator ids), each kept once: an event
+// holds the index of its name (Event::request, Event::comm), so that a whole-run trace of
+// millions of events holds no string per event.
+class NameTable {
+ public:
+  NameTable() = default;
+  explicit NameTable(const std::string& first) { intern(first); }
+  // The index of `name`, added if new.
+  int intern(const std::string& name);
+  const std::string& operator[](int index) const { return names_[index]; }
+  std::size_t size() const { return names_.size(); }
+
+ private:
+  std::vector<std::string> names_;
+  std::unordered_map<std::string, int> index_;
+};
+
+// 72 bytes: a trace's memory is mostly its events.
 struct Event {
   EventKind kind = EventKind::Barrier;
+  CollectiveOp op = CollectiveOp::Barrier;  // collective: which, its root and communicator
+  int file = 0;              // index into Trace::files (readers of one file per rank)
   int peer = -1;             // send/isend/sendrecv: destination; recv/irecv: source
   int peer2 = -1;            // sendrecv: source
   std::uint64_t bytes = 0;   // sendrecv: bytes sent; copy: bytes copied
   double seconds = 0;        // compute
   std::uint64_t bytes2 = 0;  // sendrecv: bytes received
   std::int64_t tag = 0;
-  std::string request;  // isend/irecv/wait
   std::size_t line = 0;
-  int file = 0;  // index into Trace::files (readers of one file per rank)
-  CollectiveOp op = CollectiveOp::Barrier;  // collective: which, its root and communicator
   int root = 0;
-  std::string comm;  // "" = all ranks
   // alltoallv: Trace::blocks[blocks] are the bytes sent to each communicator rank,
   // Trace::blocks[blocks + 1] the bytes received from each; -1 for every other event.
   int blocks = -1;
+  int request = -1;  // isend/irecv/wait: its name is Trace::requests[request]
+  int comm = 0;      // collective: its id is Trace::commIds[comm]; 0 is "", all ranks
 };
+static_assert(sizeof(void*) != 8 || sizeof(Event) == 72, "Event grew: see its comment");
 
+// A member added here must be copied by withCollectivesExpanded (collectives.cpp), which
+// copies every member but the events.
 struct Trace {
   std::string source;              // file name, for messages
   std::vector<std::string> files;  // when events come from several files (Event::file)
@@ -82,6 +104,14 @@ struct Trace {
   std::map<std::string, std::size_t> commLines;
   // Per-peer byte counts of alltoallv calls (Event::blocks).
   std::vector<std::vector<std::uint64_t>> blocks;
+  // The names events refer to by index: requests (Event::request) and communicator ids
+  // (Event::comm; index 0 is "", all ranks).
+  NameTable requests;
+  NameTable commIds{""};
+
+  // An event's request name ("" for none) and communicator id ("" for all ranks).
+  const std::string& requestOf(const Event& e) const;
+  const std::string& commOf(const Event& e) const { return commIds[e.comm]; }
 
   // The file of index `file` (Event::file), for messages.
   const std::string& fileAt(int file) const {

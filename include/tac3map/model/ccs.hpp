@@ -58,5 +58,9 @@ struct CcsSet {
 };
 
 CcsSet extractCcs(const Trace& trace, const CcsOptions& options = {});
+// The same from a trace no longer needed: its collectives are expanded in place, one rank at
+// a time, instead of into a copy, and its events are released (every rank's list left empty)
+// once matched and levelled: a whole-run trace's events are most of the memory.
+CcsSet extractCcs(Trace&& trace, const CcsOptions& options = {});
 
 }  // namespace tac3map
