@@ -179,7 +179,7 @@ TEST_F(Cli, ScoreCsvCarriesTheJsonValuesUnderTheSameNames) {
     EXPECT_EQ(names, std::set<std::string>(keys.begin(), keys.end())) << entry.dump();
     EXPECT_EQ(names.size(), keys.size());  // no name twice in the header
   }
-  ASSERT_EQ(keys.size(), 12u);  // mapping, 6 scores, 5 ratios (the bound has none)
+  ASSERT_EQ(keys.size(), 14u);  // mapping, 7 scores, 6 ratios (the bound has none)
   ASSERT_EQ(keys[0], "mapping");
   std::size_t row = 0;
   for (std::string line; std::getline(lines, line); ++row) {
@@ -196,6 +196,39 @@ TEST_F(Cli, ScoreCsvCarriesTheJsonValuesUnderTheSameNames) {
     }
   }
   EXPECT_EQ(row, 3u);
+}
+
+// The timeline column (timeline.hpp): with a barrier after every step of CG it is tac3 for
+// every mapping; without barriers never more, and less where ranks run ahead (the packed
+// block map: a rank's in-node steps end early).
+TEST_F(Cli, ScoreTimelineIsTac3WithBarriersAndAtMostTac3Without) {
+  std::ifstream plain(testing::sourcePath("examples/cg64-sendrecv.trace"));
+  std::ofstream barriers(out("barriers.trace"));
+  for (std::string line; std::getline(plain, line);) {
+    barriers << line << "\n";
+    std::istringstream words(line);
+    std::string rank, event;
+    if (words >> rank >> event && event == "sendrecv") barriers << rank << " barrier\n";
+  }
+  barriers.close();
+  const auto scoresOf = [&](const std::string& trace, const std::string& options) {
+    const Outcome r = run("score " + kFx10 + " --trace " + trace + options +
+                          " identity random:3 tofu-default --json");
+    EXPECT_EQ(r.exitCode, kExitOk) << r.err;
+    return nlohmann::json::parse(r.out);
+  };
+  for (const auto& row : scoresOf(out("barriers.trace"), " --shape 2x2x2x2x3x2"))
+    EXPECT_DOUBLE_EQ(row["scores"]["timeline"].get<double>(), row["scores"]["tac3"].get<double>())
+        << row["mapping"];
+  int below = 0;
+  for (const std::string options : {" --shape 2x2x2x2x3x2", " --ranks-per-node 2 --shape 2x2x2x2x2x1"})
+    for (const auto& row : scoresOf("examples/cg64-sendrecv.trace", options)) {
+      const double timeline = row["scores"]["timeline"].get<double>();
+      EXPECT_LE(timeline, row["scores"]["tac3"].get<double>() * (1 + 1e-12)) << row["mapping"];
+      EXPECT_GT(timeline, 0);
+      below += timeline < row["scores"]["tac3"].get<double>() * (1 - 1e-9);
+    }
+  EXPECT_GT(below, 0);
 }
 
 TEST_F(Cli, ScoreTableShowsRatiosToTheBaseline) {
@@ -219,7 +252,8 @@ TEST_F(Cli, ScoreTableShowsRatiosToTheBaseline) {
                                                     {"tahb[byte-hops]", "tahb"},
                                                     {"rmatt_o2f", "rmatt_o2f"},
                                                     {"max_link_msgs", "max_link_messages"},
-                                                    {"avg_hops", "avg_hops"}};
+                                                    {"avg_hops", "avg_hops"},
+                                                    {"timeline[s]", "timeline"}};
   for (const std::string& baseline : {std::string(), std::string("tofu-default")}) {
     SCOPED_TRACE("baseline " + baseline);
     const auto [rows, text] = table(baseline.empty() ? "" : "--baseline " + baseline);
@@ -243,7 +277,7 @@ TEST_F(Cli, ScoreTableShowsRatiosToTheBaseline) {
         EXPECT_EQ(rows[row + 1][c], expected) << key << " row " << row;
       }
     }
-    EXPECT_EQ(ratios, 5);
+    EXPECT_EQ(ratios, 6);
   }
   const Outcome missing = run(base + "--baseline random:4");
   EXPECT_EQ(missing.exitCode, kExitInput);

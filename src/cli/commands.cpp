@@ -82,12 +82,11 @@ json coordinatesJson(const Mapping& mapping, const Box& box) {
 }
 
 // Which start --init auto chose and what each scored (null for other --init values).
-json startJson(const std::optional<ChosenStart>& chosen, double linkBandwidth) {
+json startJson(const std::optional<ChosenStart>& chosen, const Job& job) {
   if (!chosen) return nullptr;
   json candidates = json::array();
   for (const StartCandidate& c : chosen->candidates)
-    candidates.push_back(
-        {{"name", c.name}, {"scores", scoresJson(toScores(c.scores, linkBandwidth))}});
+    candidates.push_back({{"name", c.name}, {"scores", scoresJson(job.withTimeline(c.scores, c.mapping))}});
   return {{"chosen", chosen->best().name},
           {"candidates", candidates},
           {"skipped", chosen->skipped},
@@ -232,8 +231,8 @@ int runMap(const MapOptions& o) {
   line.reset();
   if (MpiSession::rank() != 0) return 0;  // rank 0 writes the outputs
   const SearchResult& winner = run.chains[run.best];
-  const Scores before = toScores(*initialScores, job.machine.linkBandwidth);
-  const Scores after = toScores(winner.bestScores, job.machine.linkBandwidth);
+  const Scores before = job.withTimeline(*initialScores, initial);
+  const Scores after = job.withTimeline(winner.bestScores, winner.best);
   std::uint64_t trials = 0, accepted = 0;
   // Why the search phase ended: the deadline when it cut any part of it (a start, a chain, a
   // tie-break), else the winning chain's reason.
@@ -246,6 +245,8 @@ int runMap(const MapOptions& o) {
     accepted += c.accepted;
     chains.push_back({{"chain", i},
                       {"seed", o.seed + i},
+                      // No timeline: with MPI another process holds the chain's map, and the report must
+                      // not depend on the process count.
                       {"scores", scoresJson(toScores(c.bestScores, job.machine.linkBandwidth))},
                       {"trials", c.trials},
                       {"accepted", c.accepted},
@@ -272,7 +273,7 @@ int runMap(const MapOptions& o) {
         {"objective", objectiveName(objective)},
         {"seed", o.seed},
         {"init", o.init},
-        {"start", startJson(chosen, job.machine.linkBandwidth)},
+        {"start", startJson(chosen, job)},
         {"initial_scores", scoresJson(before)},
         {"scores", scoresJson(after)},
         {"search",
@@ -348,7 +349,7 @@ int runScore(const ScoreOptions& o) {
     const PredictModel model = models.with(job.machine, job.model);
     const double localWork = localWorkSeconds(job.trace, models.copy);
     for (const Mapping& mapping : mappings)
-      predicted.push_back(predict(job.problem, job.router, mapping, model, localWork).total);
+      predicted.push_back(predict(job.problem, job.router, mapping, model, localWork, &job.timeline).total);
   }
   printScores(std::cout, "mapping", o.mappings, scores, format, true, predicted, baseline);
   return 0;
@@ -362,7 +363,8 @@ int runPredict(const PredictOptionsCli& o) {
   const PredictModel model = models.with(job.machine, job.model);
   const Mapping mapping = job.mapping(o.mapping);
   const Prediction p =
-      predict(job.problem, job.router, mapping, model, localWorkSeconds(job.trace, models.copy));
+      predict(job.problem, job.router, mapping, model, localWorkSeconds(job.trace, models.copy),
+              &job.timeline);
   std::vector<BarrierAdvice> advice;
   if (o.barriers) {
     advice = barrierAdvice(job.problem, job.router, mapping, model, profile.barrierSeconds);
@@ -418,6 +420,7 @@ int runPredict(const PredictOptionsCli& o) {
                 {"model", o.model},
                 {"ccs", ccs},
                 {"communication_seconds", p.communication},
+                {"timeline_seconds", p.timeline},
                 {"local_work_seconds", p.computation},
                 {"total_seconds", p.total}};
     if (o.barriers) out["barriers"] = barriers;
@@ -458,7 +461,10 @@ int runPredict(const PredictOptionsCli& o) {
                   c.contention, c.seconds, static_cast<unsigned long long>(c.repeats));
     out << line;
   }
-  out << "communication " << format("%.6g", p.communication) << " s + local work "
+  out << "communication " << format("%.6g", p.communication)
+      << " s summed over CCSs, " << format("%.6g", p.timeline)
+      << " s on the timeline (each message starts when both its ranks are ready)\n";
+  out << "timeline " << format("%.6g", p.timeline) << " s + local work "
       << format("%.6g", p.computation) << " s = " << format("%.6g", p.total) << " s\n";
   if (o.collectivesCompare) {
     out << "collectives, each alone under this mapping (* best):\n";

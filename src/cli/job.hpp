@@ -14,6 +14,7 @@
 #include "tac3map/model/ccs.hpp"
 #include "tac3map/model/model.hpp"
 #include "tac3map/model/objective.hpp"
+#include "tac3map/model/timeline.hpp"
 #include "tac3map/network/machine.hpp"
 #include "tac3map/network/network.hpp"
 
@@ -51,6 +52,8 @@ struct Job {
   CcsSet sets;
   Problem problem;
   Network router;
+  // The problem's order (its iteration found once): what the timeline model walks.
+  TimelinePlan timeline{problem};
   std::optional<NodeTable> nodes;
   // The nodes the ranks may occupy, K slots each: every node of the box, or (a non-contiguous
   // allocation) the node table's nodes when the box is the whole machine or --shape.
@@ -88,8 +91,17 @@ struct Job {
                 std::uint64_t seed, int coresPerNode = 0,
                 std::optional<ChosenStart>* chosen = nullptr, const std::vector<int>& grid = {},
                 Progress* progress = nullptr) const;
+  // The objectives and the timeline model's length (timeline.hpp) of a mapping.
   Scores score(const Mapping& mapping) const {
-    return evaluate(problem, router, mapping, machine.linkBandwidth);
+    return withTimeline(evaluateExact(problem, router, mapping), mapping);
+  }
+  // A mapping not at hand leaves the timeline out.
+  Scores withTimeline(const ExactScores& exact, const Mapping& mapping) const {
+    Scores s = toScores(exact, machine.linkBandwidth);
+    if (mapping.nodeOfTask.size() != static_cast<std::size_t>(problem.tasks)) return s;
+    s.timeline = static_cast<double>(timelineExact(problem, timeline, router, mapping)) /
+                 (machine.linkBandwidth * static_cast<double>(exact.tac3Scale));
+    return s;
   }
 };
 

@@ -38,6 +38,10 @@ const Column kColumns[] = {
     {"max_link_msgs", "max_link_messages", "%.0f",
      [](const Scores& s) { return static_cast<double>(s.maxLinkMessages); }, true},
     {"avg_hops", "avg_hops", "%.4f", [](const Scores& s) { return s.avgHops; }, true},
+    // The timeline model (timeline.hpp): tac3 when barriers separate every two steps, less
+    // where ranks run ahead without them. Last, so that the columns before keep their places.
+    {"timeline[s]", "timeline", "%.6g", [](const Scores& s) { return s.timeline.value_or(0.0); },
+     true},
 };
 
 const char* const kRatioFormat = "%.3f";
@@ -151,6 +155,7 @@ nlohmann::json scoresJson(const Scores& s) {
   nlohmann::json j;
   for (const Column& column : kColumns) j[column.key] = column.value(s);
   j["max_link_messages"] = s.maxLinkMessages;
+  if (!s.timeline) j["timeline"] = nullptr;  // not computed for these scores
   return j;
 }
 

@@ -395,7 +395,7 @@ json runEntry(const Entry& e, const Job& job) {
   const SearchResult& best = run.chains[run.best];
   std::uint64_t trials = 0;
   for (const SearchResult& chain : run.chains) trials += chain.trials;
-  result["scores"] = scoresJson(toScores(best.bestScores, job.machine.linkBandwidth));
+  result["scores"] = scoresJson(job.withTimeline(best.bestScores, best.best));
   result["search"] = {{"trials", trials},
                       {"seconds", run.seconds},
                       {"stopped", best.stopped},

@@ -40,14 +40,16 @@ double localWorkSeconds(const Trace& trace, const TimeModel& copy) {
 }
 
 Prediction predict(const Problem& problem, const Network& router, const Mapping& mapping,
-                   const PredictModel& model, double localWork) {
+                   const PredictModel& model, double localWork, const TimelinePlan* plan) {
   const LinkLoads loads(problem, router, mapping);
   Prediction p;
   p.ccs.resize(problem.realCcsCount);
+  std::vector<double> duration(problem.communicationCount(), 0.0);
   for (std::size_t c = 0; c < problem.realCommunications; ++c) {
     const int t = problem.ccs[c];
     const double contention = loads.contention(c);
     const double seconds = communicationSeconds(model, loads, problem, c, contention);
+    duration[c] = seconds;
     CcsTime& ccs = p.ccs[t];
     ccs.busiestLink = std::max(ccs.busiestLink, loads.linkMessages(c));
     if (ccs.slowest < 0 || seconds > ccs.seconds) {
@@ -60,8 +62,9 @@ Prediction predict(const Problem& problem, const Network& router, const Mapping&
     p.ccs[t].repeats = problem.repeats[t];
     p.communication += static_cast<double>(problem.repeats[t]) * p.ccs[t].seconds;
   }
+  p.timeline = plan ? plan->length(duration) : TimelinePlan(problem).length(duration);
   p.computation = localWork;
-  p.total = p.communication + p.computation;
+  p.total = p.timeline + p.computation;
   return p;
 }
 

@@ -85,6 +85,9 @@ Problem makeProblem(const CcsSet& sets, const Model& model, bool mergeRepeats) {
   p.ccsCount = static_cast<int>(distinct.first.size());
   p.ccsOfSet = std::move(distinct.ofSet);
   p.repeats = std::move(distinct.repeats);
+  p.barrierBefore.assign(sets.sets.size(), 0);
+  for (std::size_t k = 1; k < sets.sets.size(); ++k)
+    p.barrierBefore[k] = sets.barrierBetween(k - 1) ? 1 : 0;
   for (int t = 0; t < p.ccsCount; ++t)
     for (const Communication& c : sets.sets[distinct.first[t]]) {
       if (c.src == c.dst) continue;

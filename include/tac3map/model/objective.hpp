@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct ExactScores {
 struct Scores {
   double tac3 = 0;            // seconds
   double tac3LowerBound = 0;  // seconds
+  // The timeline model's length in seconds (timeline.hpp), where the caller computed it
+  // (Job::score): equal to tac3 with barriers between all steps.
+  std::optional<double> timeline;
   double tahb = 0;            // byte-hops
   double rmattO2f = 0;        // byte-hops x bytes
   int maxLinkMessages = 0;

@@ -15,6 +15,7 @@
 #include "tac3map/model/collectives.hpp"
 #include "tac3map/model/objective.hpp"
 #include "tac3map/model/profile.hpp"
+#include "tac3map/model/timeline.hpp"
 #include "tac3map/network/network.hpp"
 
 namespace tac3map {
@@ -29,9 +30,12 @@ struct CcsTime {
 
 struct Prediction {
   std::vector<CcsTime> ccs;  // per CCS of the problem (repeated sets once, with their count)
-  double communication = 0;
+  double communication = 0;  // the sum over CCSs of each CCS's slowest communication
+  // The timeline model's communication time (timeline.hpp): each communication starts when
+  // both its ranks are ready. Equal to `communication` with barriers between all steps.
+  double timeline = 0;
   double computation = 0;  // largest per-rank compute + copy time
-  double total = 0;
+  double total = 0;        // timeline + computation
 };
 
 struct PredictModel {
@@ -46,8 +50,10 @@ struct PredictModel {
 // Largest over ranks of the rank's compute seconds plus its copies' modelled times.
 double localWorkSeconds(const Trace& trace, const TimeModel& copy);
 
+// `plan`: the problem's timeline plan when the caller keeps one (Job), else one is made.
 Prediction predict(const Problem& problem, const Network& router, const Mapping& mapping,
-                   const PredictModel& model, double localWork);
+                   const PredictModel& model, double localWork,
+                   const TimelinePlan* plan = nullptr);
 
 // Whether a barrier between CCS t and t+1 pays: without it, t+1's messages may start while
 // t's are still in flight and share their links. `penalty` is how much longer t+1 takes when

@@ -33,6 +33,9 @@ struct Problem {
   std::vector<std::uint64_t> repeats;
   // Per CCS of the trace, in trace order: its index here (the identity when nothing repeats).
   std::vector<int> ccsOfSet;
+  // Per CCS of the trace, in trace order: 1 when a barrier separates it from the set before
+  // (every rank waits for all; the timeline model reads it, timeline.hpp).
+  std::vector<std::uint8_t> barrierBefore;
   Model model;  // engines, ranks per node (model.hpp); default: the paper's setting
   // Per CCS, a lower bound of its cost whatever the mapping, in weighted link bytes (the
   // largest message x linkWeight, or a node's messages on its engines if more; 0 with several
