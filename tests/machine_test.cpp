@@ -81,6 +81,43 @@ TEST(Machine, CoresAndSocketsPerNodeAreOptional) {
   EXPECT_THROW(parseMachine(base + R"(,"sockets_per_node":1.5})", "m.json"), InputError);
 }
 
+// The in-node figures: the shipped Tofu machines give both (docs/file-formats.md, where each
+// figure's source is), a file without them keeps the defaults (in-node messages free, no
+// start-up latency), and a bad value is one error line naming the file and the field.
+TEST(Machine, IntraNodeBandwidthAndMessageLatency) {
+  EXPECT_DOUBLE_EQ(fx10().intraNodeBandwidth, 17e9);
+  EXPECT_DOUBLE_EQ(fx10().messageLatency, 0.9e-6);
+  const Machine k = loadMachine(sourcePath("topologies/k-computer.json"));
+  EXPECT_DOUBLE_EQ(k.intraNodeBandwidth, 12.8e9);
+  EXPECT_DOUBLE_EQ(k.messageLatency, 0.9e-6);
+  const Machine fugaku = loadMachine(sourcePath("topologies/fugaku.json"));
+  EXPECT_DOUBLE_EQ(fugaku.intraNodeBandwidth, 204e9);
+  EXPECT_DOUBLE_EQ(fugaku.messageLatency, 0.49e-6);
+  const std::string base = R"({"axes":[{"name":"X","size":4,"wrap":true}],"routing_order":["X"],)"
+                           R"("link_bandwidth":1,"hop_latency":0)";
+  const Machine plain = parseMachine(base + "}", "m.json");
+  EXPECT_EQ(plain.intraNodeBandwidth, 0);
+  EXPECT_EQ(plain.messageLatency, 0);
+  const Machine given =
+      parseMachine(base + R"(,"intra_node_bandwidth":3e10,"message_latency":0})", "m.json");
+  EXPECT_DOUBLE_EQ(given.intraNodeBandwidth, 3e10);
+  EXPECT_EQ(given.messageLatency, 0);
+  const std::pair<const char*, const char*> bad[] = {
+      {R"(,"message_latency":-1e-6})", "m.json: message_latency: expected a number >= 0"},
+      {R"(,"message_latency":"1us"})", "m.json: message_latency: expected a number >= 0"},
+      {R"(,"intra_node_bandwidth":0})", "m.json: intra_node_bandwidth: expected a positive number"},
+      {R"(,"intra_node_bandwidth":-5})",
+       "m.json: intra_node_bandwidth: expected a positive number"}};
+  for (const auto& [field, message] : bad) {
+    try {
+      parseMachine(base + field, "m.json");
+      ADD_FAILURE() << field << " accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), message);
+    }
+  }
+}
+
 TEST(Box, WrapsOnlyWhereItSpansAWrappedAxis) {
   const Machine m = fx10();
   const Box box = makeBox(m, "2x2x2x2x3x2");

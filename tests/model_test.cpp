@@ -7,6 +7,7 @@
 
 #include <map>
 
+#include "tac3map/gen/topologies.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/trace.hpp"
 #include "tac3map/model/ccs.hpp"
@@ -27,17 +28,29 @@ Machine withEngines(Machine m, int engines, double injectionBandwidth) {
   return m;
 }
 
+Machine withIntraNode(Machine m, double bandwidth) {
+  m.intraNodeBandwidth = bandwidth;
+  return m;
+}
+
 // The model's tac3 in seconds, straight from its definition (model.hpp), in doubles: per CCS
-// the largest of link load x largest message / B and node load x largest message / (E B_inj).
+// the largest of link load x largest message / B, node load x largest message / (E B_inj)
+// and, with several ranks per node and an intra-node bandwidth, a node's in-node messages x
+// the largest of them / B_intra.
 double plainTac3Seconds(const Problem& p, const Network& r, const Mapping& m, const Model& model) {
   double total = 0;
+  const bool memory = model.ranksPerNode > 1 && model.intraNodeBandwidth > 0;
   for (int t = 0; t < p.ccsCount; ++t) {
-    std::map<LinkId, std::pair<int, std::uint64_t>> links;  // messages, largest
-    std::map<int, std::pair<int, std::uint64_t>> out, in;   // per node
+    std::map<LinkId, std::pair<int, std::uint64_t>> links;     // messages, largest
+    std::map<int, std::pair<int, std::uint64_t>> out, in, mem;  // per node
     for (std::size_t c = 0; c < p.communicationCount(); ++c) {
       if (p.ccs[c] != t) continue;
       const int a = m.nodeOfTask[p.src[c]], b = m.nodeOfTask[p.dst[c]];
-      if (a == b) continue;  // inside a node: no link, no engine
+      if (a == b) {  // inside a node: no link, no engine; the node's memory
+        ++mem[a].first;
+        mem[a].second = std::max(mem[a].second, p.bytes[c]);
+        continue;
+      }
       for (LinkId l : r.route(a, b)) {
         ++links[l].first;
         links[l].second = std::max(links[l].second, p.bytes[c]);
@@ -56,6 +69,9 @@ double plainTac3Seconds(const Problem& p, const Network& r, const Mapping& m, co
         for (const auto& [node, e] : *side)
           cost = std::max(cost, e.first * static_cast<double>(e.second) /
                                     (model.engines * model.injectionBandwidth));
+    if (memory)
+      for (const auto& [node, e] : mem)
+        cost = std::max(cost, e.first * static_cast<double>(e.second) / model.intraNodeBandwidth);
     total += static_cast<double>(p.repeats[t]) * cost;  // a merged set counts as often as it occurs
   }
   return total;
@@ -85,8 +101,63 @@ TEST(Model, WeightsAreTheRatioOfEngineToLinkBandwidth) {
   EXPECT_THROW(makeModel(fx10, 1, 0), InputError);
 }
 
-// The reference evaluator in seconds equals the plain definition, for engines, ranks per node
-// and engine bandwidths that are not whole multiples of the link's.
+TEST(Model, MemoryWeightIsTheRatioOfLinkToIntraNodeBandwidth) {
+  // The shipped figures give exact small weights (docs/model.md lists them).
+  const Model fx10 = makeModel(testing::fx10(), 0, 2);  // 5 GB/s, 4 x 5 GB/s, 17 GB/s
+  EXPECT_TRUE(fx10.memoryLinks());
+  EXPECT_EQ(fx10.linkWeight, 68u);
+  EXPECT_EQ(fx10.nodeWeight, 17u);
+  EXPECT_EQ(fx10.memoryWeight, 20u);
+  const Model k = makeModel(loadMachine(testing::sourcePath("topologies/k-computer.json")), 0, 8);
+  EXPECT_EQ(k.linkWeight, 64u);  // 5 GB/s against 12.8 GB/s = 25 / 64
+  EXPECT_EQ(k.nodeWeight, 16u);
+  EXPECT_EQ(k.memoryWeight, 25u);
+  const Model fugaku = makeModel(loadMachine(testing::sourcePath("topologies/fugaku.json")), 0, 4);
+  EXPECT_EQ(fugaku.linkWeight, 30u);  // 6.8 GB/s against 204 GB/s = 1 / 30
+  EXPECT_EQ(fugaku.nodeWeight, 5u);
+  EXPECT_EQ(fugaku.memoryWeight, 1u);
+  // One rank per node (the paper's setting) or no intra-node bandwidth: no memory link, the
+  // weights of before.
+  for (const Model& m : {makeModel(testing::fx10(), 0, 1),
+                         makeModel(withIntraNode(testing::fx10(), 0), 0, 2)}) {
+    EXPECT_FALSE(m.memoryLinks());
+    EXPECT_EQ(m.linkWeight, 4u);
+    EXPECT_EQ(m.nodeWeight, 1u);
+  }
+  // A ratio with no small exact fraction: the closest one.
+  const Model odd = makeModel(withIntraNode(testing::fx10(), 5e9 * 3.3), 1, 2);
+  EXPECT_NEAR(static_cast<double>(odd.memoryWeight) / odd.linkWeight, 1 / 3.3, 1e-3);
+  // Messages of the latencies reach every consumer.
+  EXPECT_DOUBLE_EQ(fx10.messageLatency, 9e-7);
+  EXPECT_DOUBLE_EQ(fx10.hopLatency, 1e-7);
+}
+
+// In-node messages share their node's memory: one alone costs M / B_intra, two on one node
+// 2 M / B_intra, two on two nodes M / B_intra; with one rank per node nothing of this exists.
+TEST(Model, MessagesInsideANodeShareItsMemory) {
+  const Machine line = withIntraNode(testing::simpleMachine({4}, {false}), 4e9);  // B = 1e9
+  const Box box = makeBox(line, "4");
+  const Network router(line, box);
+  CcsSet sets;
+  sets.tasks = 8;
+  sets.sets = {{{0, 1, 1000}}, {{0, 1, 1000}, {2, 3, 1000}}, {{0, 1, 1000}, {4, 5, 1000}}};
+  for (int t = 0; t < 3; ++t)
+    for (Communication& c : sets.sets[t]) c.level = t;
+  const Problem p = makeProblem(sets, makeModel(line, 1, 4));
+  Mapping m(std::vector<int>{0, 0, 0, 0, 1, 1, 2, 2});
+  const Scores s = evaluate(p, router, m, line.linkBandwidth);
+  EXPECT_DOUBLE_EQ(s.tac3, (1000 + 2000 + 1000) / 4e9);
+  EXPECT_DOUBLE_EQ(s.tac3LowerBound, 3 * 1000 / 4e9);  // each set's largest message in memory
+  EXPECT_EQ(s.avgHops, 0);
+  // Without an intra-node bandwidth in-node messages are free again, and the bound is 0.
+  const Problem free = makeProblem(sets, makeModel(withIntraNode(line, 0), 1, 4));
+  EXPECT_EQ(evaluate(free, router, m, line.linkBandwidth).tac3, 0);
+  EXPECT_EQ(evaluate(free, router, m, line.linkBandwidth).tac3LowerBound, 0);
+}
+
+// The reference evaluator in seconds equals the plain definition, for engines, ranks per node,
+// engine bandwidths that are not whole multiples of the link's, and intra-node bandwidths
+// (none, faster than a link, slower, not a small fraction of it).
 TEST(Model, ReferenceEqualsThePlainDefinition) {
   const Machine fx10 = testing::fx10();
   const Box box = makeBox(fx10, "2x2x2x2x3x2");
@@ -94,20 +165,27 @@ TEST(Model, ReferenceEqualsThePlainDefinition) {
   Rng rng(17);
   for (int engines : {1, 2, 4, 6})
     for (int k : {1, 2, 4})
-      for (double ratio : {1.0, 0.75, 1.6}) {
-        const Machine m = withEngines(fx10, engines, fx10.linkBandwidth * ratio);
-        const Model model = makeModel(m, 0, k);
-        const int tasks = 40 * k;
-        const Problem p = testing::randomModelProblem(tasks, 4, rng, model);
-        for (int draw = 0; draw < 5; ++draw) {
-          const Mapping mapping = randomMapping(tasks, box, rng.below(1u << 30), k);
-          const Scores s = evaluate(p, router, mapping, m.linkBandwidth);
-          const double plain = plainTac3Seconds(p, router, mapping, model);
-          EXPECT_NEAR(s.tac3, plain, 1e-12 * plain)
-              << "engines " << engines << " K " << k << " ratio " << ratio;
-          EXPECT_LE(s.tac3LowerBound, s.tac3 * (1 + 1e-12));
+      for (double ratio : {1.0, 0.75, 1.6})
+        for (double intra : {0.0, 3.4, 0.7, 3.3}) {
+          const Machine m = withIntraNode(withEngines(fx10, engines, fx10.linkBandwidth * ratio),
+                                          fx10.linkBandwidth * intra);
+          const Model model = makeModel(m, 0, k);
+          const int tasks = 40 * k;
+          const Problem p = testing::randomModelProblem(tasks, 4, rng, model);
+          for (int draw = 0; draw < 5; ++draw) {
+            const Mapping mapping = randomMapping(tasks, box, rng.below(1u << 30), k);
+            const Scores s = evaluate(p, router, mapping, m.linkBandwidth);
+            const double plain = plainTac3Seconds(p, router, mapping, model);
+            // 3.3: the weights are the closest fraction (1e-3 here), not the ratio itself.
+            EXPECT_NEAR(s.tac3, plain, (intra == 3.3 && k > 1 ? 1e-3 : 1e-12) * plain)
+                << "engines " << engines << " K " << k << " ratio " << ratio << " intra "
+                << intra;
+            EXPECT_LE(s.tac3LowerBound, s.tac3 * (1 + 1e-12));
+            if (k > 1 && intra > 0) {
+              EXPECT_GT(s.tac3LowerBound, 0);
+            }
+          }
         }
-      }
 }
 
 // A node that sends six messages at once to its six torus neighbours: one engine sends them
@@ -239,6 +317,7 @@ struct ModelCase {
   int engines, k;
   double ratio;
   Overlap overlap = Overlap::None;
+  double intra = -1;  // intra-node bandwidth / link bandwidth; -1: the machine file's
 };
 
 const ModelCase kCases[] = {{4, 1, 1.0},
@@ -251,7 +330,11 @@ const ModelCase kCases[] = {{4, 1, 1.0},
                             {6, 4, 1.6},
                             {1, 1, 1.0, Overlap::Adjacent},
                             {4, 2, 1.0, Overlap::Auto},
-                            {4, 1, 1.0, Overlap::Adjacent}};
+                            {4, 1, 1.0, Overlap::Adjacent},
+                            {4, 2, 1.0, Overlap::None, 0},    // in-node messages free
+                            {2, 4, 0.75, Overlap::None, 0.7},  // memory slower than a link
+                            {1, 2, 1.0, Overlap::None, 3.3},   // closest-fraction weights
+                            {4, 4, 1.0, Overlap::Auto, 5}};
 
 TEST(Model, Tac3EngineEqualsReferenceAfterEveryMove) {
   const Machine fx10 = testing::fx10();
@@ -262,9 +345,10 @@ TEST(Model, Tac3EngineEqualsReferenceAfterEveryMove) {
       for (const char* shape : {"2x2x2x2x3x2", "1x2x4x2x3x2"}) {
         SCOPED_TRACE(std::string(shape) + " engines " + std::to_string(c.engines) + " K " +
                      std::to_string(c.k) + " ratio " + std::to_string(c.ratio) + " overlap " +
-                     overlapName(c.overlap) +
+                     overlapName(c.overlap) + " intra " + std::to_string(c.intra) +
                      (storage == Tac3Objective::Storage::Sparse ? " sparse" : " auto"));
-        const Machine m = withEngines(fx10, c.engines, fx10.linkBandwidth * c.ratio);
+        Machine m = withEngines(fx10, c.engines, fx10.linkBandwidth * c.ratio);
+        if (c.intra >= 0) m.intraNodeBandwidth = fx10.linkBandwidth * c.intra;
         const Model model = makeModel(m, 0, c.k, c.overlap);
         rejected += randomMoves<Tac3Objective>(
             m, shape, model, 60 * c.k,
@@ -275,6 +359,27 @@ TEST(Model, Tac3EngineEqualsReferenceAfterEveryMove) {
             storage);
       }
   EXPECT_GT(rejected, testing::underSanitizers() ? 15 : 200);
+}
+
+// Graph machines (routes from a table) with several ranks per node: the memory links follow
+// the graph's link ids and engine links.
+TEST(Model, Tac3EngineEqualsReferenceOnGraphMachinesWithMemoryLinks) {
+  int rejected = 0;
+  for (const Machine& graph : {parseMachine(fatTreeMachine(4, 2, {}), "fat-tree.json"),
+                               parseMachine(dragonflyMachine(4, 3, 2, {}, {}), "dragonfly.json")})
+    for (int k : {2, 3}) {
+      SCOPED_TRACE(graph.source + " K " + std::to_string(k));
+      const Machine m = withIntraNode(graph, graph.linkBandwidth * 2.5);
+      const Model model = makeModel(m, 2, k);
+      ASSERT_TRUE(model.memoryLinks());
+      rejected += randomMoves<Tac3Objective>(
+          m, std::to_string(m.axes[0].size), model, m.axes[0].size * k - 3,
+          [](std::uint64_t value, std::uint64_t secondary, const ExactScores& ref) {
+            ASSERT_EQ(value, ref.tac3ByteCounts);
+            ASSERT_EQ(secondary, ref.sharedPairs);
+          });
+    }
+  EXPECT_GT(rejected, 0);
 }
 
 TEST(Model, TahbAndRmattEnginesEqualReferenceWithSeveralRanksPerNode) {

@@ -226,6 +226,43 @@ TEST(Platform, EnginesShareOneInjectionAndOneEjectionLinkPerNode) {
   EXPECT_NE(q.text.find("no intra_node_bandwidth"), std::string::npos);
 }
 
+// The machine's in-node figures reach the platform as score and predict use them: the loop
+// link of the shipped FX10 file runs at its intra_node_bandwidth, and every route, in a node
+// or across the network, pays the per-message start-up latency exactly once (a route's
+// latency is the sum of its links').
+TEST(Platform, RoutesPayTheStartUpLatencyOnceAndLoopsRunAtIntraNodeBandwidth) {
+  Machine m = fx10();
+  ASSERT_GT(m.messageLatency, 0);
+  const Box box = makeBox(m, "2x2x2x2x3x2");
+  const Network router(m, box);
+  const ParsedPlatform p = parse(platformXml(m, box, router));
+  EXPECT_NE(p.text.find("message_latency"), std::string::npos);
+  Rng rng(3);
+  for (int s = 0; s < 300; ++s) {
+    const int a = static_cast<int>(rng.below(box.nodeCount));
+    const int b = s % 5 == 0 ? a : static_cast<int>(rng.below(box.nodeCount));
+    const std::string src = platformHostName(m, box, a), dst = platformHostName(m, box, b);
+    double latency = 0;
+    for (const std::string& link : p.routes.at({src, dst})) latency += p.links.at(link).latency;
+    const double expected =
+        m.messageLatency + static_cast<double>(router.route(a, b).size()) * m.hopLatency;
+    EXPECT_NEAR(latency, expected, 1e-18) << src << " -> " << dst;
+    if (a == b) {
+      EXPECT_DOUBLE_EQ(p.links.at(src + ":loop").bandwidth, 17e9);
+    }
+  }
+  // No message_latency in the machine file: no start-up latency on any route.
+  m.messageLatency = 0;
+  const ParsedPlatform q = parse(platformXml(m, box, router));
+  for (const auto& [id, link] : q.links) {
+    const bool nodeLink = id.find(':') != std::string::npos && id.find('+') == std::string::npos &&
+                          id.find('-', id.find(':')) == std::string::npos;
+    if (nodeLink) {
+      EXPECT_EQ(link.latency, 0) << id;
+    }
+  }
+}
+
 TEST(Platform, HostNamesAreBoxCoordinates) {
   const Machine m = fx10();
   const Box box = makeBox(m, "2x2x2x2x3x2");

@@ -150,6 +150,40 @@ TEST(Predict, EnginesAndRanksPerNodeAsTheScoreSeesThem) {
   EXPECT_DOUBLE_EQ(q.ccs[0].seconds, model.seconds(1500));
 }
 
+// Inside a node a message takes the machine's start-up latency plus its bytes over the
+// intra-node bandwidth, shared with the CCS's other in-node messages of that node (the score's
+// memory link); between nodes the profile's time, which holds the start-up latency already.
+TEST(Predict, MessagesInsideANodeShareItsMemoryAndPayTheStartUpLatency) {
+  Machine machine = testing::simpleMachine({4}, {false});
+  machine.intraNodeBandwidth = 1e8;
+  machine.messageLatency = 3e-6;
+  const Box box = makeBox(machine, "4");
+  const Network router(machine, box);
+  const TimeModel model(line(), ModelKind::Piecewise, "t");
+  CcsSet sets;
+  sets.tasks = 8;
+  // CCS 0: 0->1 alone in node 0. CCS 1: 0->1 and 2->3 both in node 0, 4->6 from node 1 to 2.
+  sets.sets = {{{0, 1, 1000}}, {{0, 1, 1000}, {2, 3, 1000}, {4, 6, 1000}}};
+  sets.sets[1][0].level = sets.sets[1][1].level = sets.sets[1][2].level = 1;
+  const Model network = makeModel(machine, 0, 4);
+  const PredictModel m{model, model, 0, network};
+  const Problem problem = makeProblem(sets, network);
+  const Mapping mapping(std::vector<int>{0, 0, 0, 0, 1, 1, 2, 2});
+  const Prediction p = predict(problem, router, mapping, m, 0);
+  ASSERT_EQ(p.ccs.size(), 2u);
+  EXPECT_DOUBLE_EQ(p.ccs[0].seconds, 3e-6 + 1000 / 1e8);
+  EXPECT_DOUBLE_EQ(p.ccs[1].seconds, 3e-6 + 2 * 1000 / 1e8);
+  // The network message alone decides once memory is fast: the profile's 2 us + 1 us, and
+  // no start-up latency on top of it.
+  machine.intraNodeBandwidth = 1e12;
+  machine.messageLatency = 1e-6;
+  const Model fast = makeModel(machine, 0, 4);
+  const PredictModel f{model, model, 0, fast};
+  const Prediction q = predict(makeProblem(sets, fast), router, mapping, f, 0);
+  EXPECT_DOUBLE_EQ(q.ccs[1].seconds, model.seconds(1000));
+  EXPECT_DOUBLE_EQ(q.ccs[0].seconds, 1e-6 + 1000 / 1e12);
+}
+
 TEST(Predict, BarrierPaysWhenTheNextCcsWouldShareLinksForLongerThanABarrier) {
   const Small s;
   const TimeModel model(line(), ModelKind::Piecewise, "t");

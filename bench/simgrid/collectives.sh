@@ -22,7 +22,8 @@
 #   topologies/fx10-profile.json), SMPIRUN, PYTHON
 # Output: a report on standard output and OUTDIR/collectives-report.md, OUTDIR/collectives.csv
 # (one line per simulated run: predicted seconds with PROFILE, predicted seconds with the
-# "platform" profile -- one hop of the simulated platform, hop_latency + bytes / link_bandwidth,
+# "platform" profile -- one hop of the simulated platform, message_latency + hop_latency +
+# bytes / link_bandwidth,
 # which the script writes to OUTDIR/platform-profile.json so that the model is compared with
 # the simulator on the simulator's own parameters -- and simulated seconds) and
 # OUTDIR/compare.csv (predict --collectives-compare's best-by-size ranges per collective, box
@@ -65,11 +66,13 @@ shape_of() {  # ranks
   esac
 }
 
-# One hop of the platform as a ping-pong profile: hop_latency + bytes / link_bandwidth.
+# One hop of the platform as a ping-pong profile: message_latency (the start-up every route
+# pays once, 0 if the machine file has none) + hop_latency + bytes / link_bandwidth.
 "$PYTHON" - "$MACHINE" "$PROFILE" "$OUT/platform-profile.json" <<'EOF'
 import json, sys
 machine, profile = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-lat, bw = machine["hop_latency"], machine["link_bandwidth"]
+lat = machine.get("message_latency", 0) + machine["hop_latency"]
+bw = machine["link_bandwidth"]
 sizes = [8] + [1 << k for k in range(10, 25, 2)]
 json.dump({"name": "platform",
            "description": f"one hop of the simulated platform: {lat} s + bytes / {bw} B/s",

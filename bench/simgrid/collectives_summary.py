@@ -130,7 +130,7 @@ columns = all_sizes if len(all_sizes) <= 8 else all_sizes[::2]
 print("## Predicted / simulated by algorithm and size\n")
 print("Geometric mean over communicator sizes and mappings (min-max); `profile`: predicted with "
       "the profile given (PROFILE), `platform`: with one hop of the simulated platform "
-      "(hop_latency + bytes / link_bandwidth) as the profile"
+      "(message_latency + hop_latency + bytes / link_bandwidth) as the profile"
       + ("" if columns == all_sizes else "; every other size of the run") + ".\n")
 print("| collective | algorithm | profile | " + " | ".join(size_text(b) for b in columns) + " |")
 print("|---|---|---|" + "---|" * len(columns))

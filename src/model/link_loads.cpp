@@ -37,6 +37,11 @@ double LinkLoads::contention(std::size_t c) const {
   return static_cast<double>(most) / linkWeight_;
 }
 
+int LinkLoads::memoryMessages(std::size_t c) const {
+  if (!insideNode(c) || links_[c].empty()) return 0;
+  return static_cast<int>(perCcs_[problem_.ccs[c]].at(links_[c].front()).messages);
+}
+
 int LinkLoads::linkMessages(std::size_t c) const {
   std::uint64_t most = 0;
   for (LinkId l : links_[c])

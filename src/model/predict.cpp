@@ -15,12 +15,20 @@ double messageSeconds(const PredictModel& model, std::uint64_t bytes, double con
          std::max(0, hops - 1) * model.hopLatency;
 }
 
-// Communication c alone on its links (contention = its own loads).
+// Communication c under its CCS's loads (contention = its busiest link's). Between nodes the
+// profile's time already holds the per-message start-up (its ping-pong is measured end to
+// end: the 8-byte time is the latency), so the machine's message_latency is not added again.
+// Inside a node the profile says nothing: the start-up latency plus the node's memory shared
+// by the CCS's in-node messages there, as the score's memory link (model.hpp) and the
+// platform's loop link charge it (free when the machine gives no intra_node_bandwidth).
 double communicationSeconds(const PredictModel& model, const LinkLoads& loads,
                             const Problem& problem, std::size_t c, double contention) {
   const double intraNode = problem.model.intraNodeBandwidth;
-  if (loads.insideNode(c))
-    return intraNode > 0 ? static_cast<double>(problem.bytes[c]) / intraNode : 0.0;
+  if (loads.insideNode(c)) {
+    const double sharing = std::max(1, loads.memoryMessages(c));
+    return problem.model.messageLatency +
+           (intraNode > 0 ? sharing * static_cast<double>(problem.bytes[c]) / intraNode : 0.0);
+  }
   return messageSeconds(model, problem.bytes[c], contention, loads.hops(c));
 }
 

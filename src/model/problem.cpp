@@ -102,7 +102,17 @@ Problem makeProblem(const CcsSet& sets, const Model& model, bool mergeRepeats) {
   p.overlapFirst.assign(p.ccsCount, -1);
   p.bound.assign(p.ccsCount, 0);
   addOverlapUnions(sets, p);
-  if (model.ranksPerNode > 1) return p;  // any message may stay inside a node
+  if (model.ranksPerNode > 1) {
+    // Any message may stay inside a node: free when the model does not charge memory, else
+    // it loads its node's memory link (memoryWeight) or, between nodes, a network link and an
+    // engine link (the larger of their weights): at least the smaller of the two.
+    if (!model.memoryLinks()) return p;
+    const std::uint64_t least =
+        std::min<std::uint64_t>(model.memoryWeight, std::max(model.linkWeight, model.nodeWeight));
+    for (std::size_t c = 0; c < p.realCommunications; ++c)
+      p.bound[p.ccs[c]] = std::max(p.bound[p.ccs[c]], p.bytes[c] * least);
+    return p;
+  }
   for (std::size_t c = 0; c < p.realCommunications; ++c)
     p.bound[p.ccs[c]] = std::max(p.bound[p.ccs[c]], p.bytes[c] * model.linkWeight);
   if (!model.nodeLinks()) return p;
@@ -127,7 +137,7 @@ void checkScoreArithmetic(const CcsSet& sets, const Model& model, int longestRou
                           const std::string& source) {
   using Wide = unsigned __int128;
   constexpr Wide kMost = static_cast<Wide>(std::numeric_limits<std::int64_t>::max());
-  const Wide weight = std::max(model.linkWeight, model.nodeWeight);
+  const Wide weight = std::max({model.linkWeight, model.nodeWeight, model.memoryWeight});
   const Wide links = static_cast<Wide>(std::max(longestRoute, 0)) + 2;  // + the node links
   Wide tac3 = 0, bytes = 0, pairs = 0;
   Wide previousMessages = 0, previousLargest = 0;

@@ -20,6 +20,12 @@ double positiveNumber(const json& value, const std::string& where, const std::st
   return value.get<double>();
 }
 
+double nonNegativeNumber(const json& value, const std::string& where, const std::string& source) {
+  if (!value.is_number() || value.get<double>() < 0)
+    failIn(source, where + ": expected a number >= 0");
+  return value.get<double>();
+}
+
 std::string joinNames(const std::vector<Axis>& axes) {
   std::string names;
   for (const Axis& axis : axes) {
@@ -118,6 +124,8 @@ void readNodeOptions(const json& doc, Machine& machine) {
   if (doc.contains("intra_node_bandwidth"))
     machine.intraNodeBandwidth =
         positiveNumber(doc["intra_node_bandwidth"], "intra_node_bandwidth", source);
+  if (doc.contains("message_latency"))
+    machine.messageLatency = nonNegativeNumber(doc["message_latency"], "message_latency", source);
   if (doc.contains("cores_per_node"))
     machine.coresPerNode = static_cast<int>(
         jsonInteger(doc["cores_per_node"], 1, limits::kMaxCoresPerNode, "cores_per_node", source));
@@ -214,10 +222,8 @@ Machine parseMachine(const std::string& text, const std::string& source) {
   }
   machine.linkBandwidth = positiveNumber(jsonField(doc, "link_bandwidth", "top level", source),
                                          "link_bandwidth", source);
-  const json& latency = jsonField(doc, "hop_latency", "top level", source);
-  if (!latency.is_number() || latency.get<double>() < 0)
-    failIn(source, "hop_latency: expected a number >= 0");
-  machine.hopLatency = latency.get<double>();
+  machine.hopLatency =
+      nonNegativeNumber(jsonField(doc, "hop_latency", "top level", source), "hop_latency", source);
   readNodeOptions(doc, machine);
   return machine;
 }

@@ -157,15 +157,20 @@ std::string platformXml(const Machine& machine, const Box& box, const Network& r
       (freeIntraNode ? " (the machine gives no intra_node_bandwidth: taken as very fast, "
                        "never the bottleneck)"
                      : std::string(" (intra_node_bandwidth)")) +
-      ". -->\n";
+      ".\n       Per-message start-up latency (message_latency) " +
+      exactNumber(machine.messageLatency) +
+      " s: the latency of every <host>:inj and <host>:loop link, once per route. -->\n";
   w.xml += "  <zone id=\"tac3map-box\" routing=\"Full\">\n";
   for (int node = 0; node < nodes; ++node) {
     w.xml += "    <host id=\"" + host[node] + "\" speed=\"1Gf\"/>\n";
   }
+  // The per-message start-up latency once per route: on the link every route starts with
+  // (a route's latency is the sum of its links').
+  const double start = machine.messageLatency;
   for (int node = 0; node < nodes; ++node) {
-    w.link(host[node] + ":inj", injectionBandwidth, 0, "SHARED");
+    w.link(host[node] + ":inj", injectionBandwidth, start, "SHARED");
     w.link(host[node] + ":ej", injectionBandwidth, 0, "SHARED");
-    w.link(host[node] + ":loop", loopBandwidth, 0, "SHARED");
+    w.link(host[node] + ":loop", loopBandwidth, start, "SHARED");
   }
   for (std::size_t link = 0; link < linkName.size(); ++link)
     if (!linkName[link].empty())

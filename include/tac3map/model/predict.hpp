@@ -1,8 +1,9 @@
 // Predicted time of one kernel iteration under a mapping (the seed papers' model, the exact
 // definition in docs/predict.md): a communication of M bytes whose busiest route link carries
 // C messages of its CCS (link_loads.hpp: the score's loads, where engines may make C fractional)
-// takes t(C x M) plus a hop latency per hop beyond the first; inside a node it takes M / intra-node
-// bandwidth; a CCS takes as long as its slowest communication; communication time is the sum over
+// takes t(C x M) plus a hop latency per hop beyond the first; inside a node it takes the start-up
+// latency plus n x M / intra-node bandwidth (n: its CCS's messages in that node, which share
+// it); a CCS takes as long as its slowest communication; communication time is the sum over
 // CCSs. Local work (compute and copy events of the trace) adds the largest per-rank total.
 #pragma once
 
@@ -43,7 +44,8 @@ struct PredictModel {
   const TimeModel& copy;
   double hopLatency = 0;
   // Engines and ranks per node, for problems predict builds itself (collectives alone); a
-  // problem's own messages inside a node take M / problem.model.intraNodeBandwidth (0: free).
+  // problem's own messages inside a node take problem.model.messageLatency + n x M /
+  // problem.model.intraNodeBandwidth (0: free).
   Model network;
 };
 

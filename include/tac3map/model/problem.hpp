@@ -38,8 +38,9 @@ struct Problem {
   std::vector<std::uint8_t> barrierBefore;
   Model model;  // engines, ranks per node (model.hpp); default: the paper's setting
   // Per CCS, a lower bound of its cost whatever the mapping, in weighted link bytes (the
-  // largest message x linkWeight, or a node's messages on its engines if more; 0 with several
-  // ranks per node, where any message may stay inside a node).
+  // largest message x linkWeight, or a node's messages on its engines if more; with several
+  // ranks per node, where any message may stay inside a node, the largest message x the
+  // lighter of the memory link and the network route, or 0 when in-node messages are free).
   std::vector<std::uint64_t> bound;
   // Phase overlap (model.overlap): after the trace's CCSs [0, realCcsCount) and their
   // communications [0, realCommunications) come one union set per overlapping pair of

@@ -26,13 +26,16 @@ struct Machine {
   std::vector<int> routingOrder;  // axis indices, first routed first
   double linkBandwidth = 0;       // bytes per second of one directed link
   double hopLatency = 0;          // seconds per hop
+  // Seconds every message costs at its start, whatever its route ("message_latency"; absent:
+  // 0): software and end-point start-up, e.g. the interconnect's one-way put latency.
+  double messageLatency = 0;
   // A node sends (and receives) up to `injectionEngines` messages at once, each at most
   // `injectionBandwidth` bytes/s ("injection": {"engines", "bandwidth"}; absent: one engine
   // at link bandwidth, the paper's setting). Tofu: K and FX10 4 engines, Fugaku 6.
   int injectionEngines = 1;
   double injectionBandwidth = 0;
-  // Bytes/s of a message between two ranks of one node ("intra_node_bandwidth"; absent: 0,
-  // which predict reads as "free").
+  // Bytes/s of the messages between ranks of one node, which share it ("intra_node_bandwidth";
+  // absent: 0, which the model reads as "free").
   double intraNodeBandwidth = 0;
   // A node's cores and sockets ("cores_per_node", "sockets_per_node"; absent: 0, unknown):
   // what an Open MPI rank file binds ranks to (rankmap.hpp) when the command line does not say.
