@@ -79,8 +79,8 @@ TEST(NodeFold, SaysWhyItDoesNotApply) {
   EXPECT_EQ(fold->whyNot({fx10, box, generateCgProblem(cg), router,
                           Allocation::wholeBox(box.nodeCount, 4), {}}),
             "the ranks do not form a process grid");
-  EXPECT_EQ(fold->whyNot({fx10, box, stencil, router, Allocation::ofNodes({0, 1}, box.nodeCount, 64),
-                          {}}),
+  const Allocation table = Allocation::ofNodes({0, 1}, box.nodeCount, 64);
+  EXPECT_EQ(fold->whyNot({fx10, box, stencil, router, table, {}}),
             "the job is a node table, not a box");
   // Eleven ranks per node: no block of 11 cells divides the 8x4x4 grid.
   const Box twelve = makeBox(fx10, "1x1x1x2x3x2");
