@@ -124,7 +124,8 @@ int main(int argc, char** argv) {
       ->add_option(
           "--init", map.init,
           "start: auto (the best of identity, round-robin, tofu-default, geometric, node-fold, "
-          "graph and a hop-bytes search from each, by the objective) | identity | round-robin | "
+          "graph and a hop-bytes search from each, with K > 1 also each refined by node swaps, "
+          "by the objective) | identity | round-robin | "
           "random (seeded by --seed) | random:SEED | tofu-default | geometric (the process grid "
           "laid onto the torus by recursive bisection) | node-fold (K > 1: blocks of K grid "
           "cells folded onto the box) | graph (Scotch's static mapping) | a mapping file")
