@@ -118,30 +118,42 @@ TEST(NodeSwap, PutsExchangedBlocksBack) {
 
 // CG-64 with K = 4 on FX10 2x1x2x2x1x2 (issue 24): from block placement, whose groups of four
 // ranks are right but whose nodes are not, the kicks find the arrangement a quarter faster
-// (1.258 against 1.678 ms) with every seed; the same seed twice gives the same mapping.
+// (1.258 against 1.678 ms, in-node messages free as in the issue's measurement) with every
+// seed; with the shipped intra-node bandwidth every seed reaches one score below block's; the
+// same seed twice gives the same mapping.
 TEST(NodeSwap, ArrangesCgBlocksWithEverySeed) {
-  const Machine fx10 = testing::fx10();
-  const Box box = makeBox(fx10, "2x1x2x2x1x2");
-  const Network router(fx10, box);
-  CgOptions cg;
-  cg.ranks = 64;
-  cg.bytes = 1048576;
-  const Model model = makeModel(fx10, 0, 4);
-  CcsOptions options;
-  options.engines = model.engines;
-  const Problem p =
-      makeProblem(extractCcs(testing::traceFromText(generateCgTrace(cg)), options), model);
-  const Allocation whole = Allocation::wholeBox(box.nodeCount, 4);
-  Schedule schedule;
-  schedule.allocation = whole;
-  const Mapping block = whole.block(p.tasks);
-  const std::uint64_t start = evaluateExact(p, router, block).tac3ByteCounts;
-  constexpr std::uint64_t kWork = std::uint64_t{1} << 22;
-  for (std::uint64_t seed : {1, 2, 3}) {
-    const NodeSwapResult r = swapNodeContents(p, router, block, schedule, kWork, seed);
-    EXPECT_EQ(evaluateExact(p, router, r.mapping).tac3ByteCounts * 4, start * 3) << seed;
-    EXPECT_EQ(swapNodeContents(p, router, block, schedule, kWork, seed).mapping.nodeOfTask,
-              r.mapping.nodeOfTask);
+  for (const bool memory : {false, true}) {
+    SCOPED_TRACE(memory ? "intra-node bandwidth" : "in-node free");
+    Machine fx10 = testing::fx10();
+    if (!memory) fx10.intraNodeBandwidth = 0;
+    const Box box = makeBox(fx10, "2x1x2x2x1x2");
+    const Network router(fx10, box);
+    CgOptions cg;
+    cg.ranks = 64;
+    cg.bytes = 1048576;
+    const Model model = makeModel(fx10, 0, 4);
+    CcsOptions options;
+    options.engines = model.engines;
+    const Problem p =
+        makeProblem(extractCcs(testing::traceFromText(generateCgTrace(cg)), options), model);
+    const Allocation whole = Allocation::wholeBox(box.nodeCount, 4);
+    Schedule schedule;
+    schedule.allocation = whole;
+    const Mapping block = whole.block(p.tasks);
+    const std::uint64_t start = evaluateExact(p, router, block).tac3ByteCounts;
+    constexpr std::uint64_t kWork = std::uint64_t{1} << 22;
+    std::vector<std::uint64_t> reached;
+    for (std::uint64_t seed : {1, 2, 3}) {
+      const NodeSwapResult r = swapNodeContents(p, router, block, schedule, kWork, seed);
+      reached.push_back(evaluateExact(p, router, r.mapping).tac3ByteCounts);
+      if (!memory) {
+        EXPECT_EQ(reached.back() * 4, start * 3) << seed;
+      }
+      EXPECT_LT(reached.back(), start) << seed;
+      EXPECT_EQ(reached.back(), reached.front()) << seed;
+      EXPECT_EQ(swapNodeContents(p, router, block, schedule, kWork, seed).mapping.nodeOfTask,
+                r.mapping.nodeOfTask);
+    }
   }
 }
 

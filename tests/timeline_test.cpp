@@ -1,6 +1,8 @@
 // The timeline model (timeline.hpp): with a barrier between every two sets it is tac3; on any
 // trace it equals a plain walk of every set of the list kept apart (ranks' clocks materialised
 // at each barrier); skipping iterations is exact; it never exceeds tac3.
+#include "tac3map/model/timeline.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,7 +12,6 @@
 #include "tac3map/model/predict.hpp"
 #include "tac3map/model/problem.hpp"
 #include "tac3map/model/profile.hpp"
-#include "tac3map/model/timeline.hpp"
 #include "tac3map/search/random.hpp"
 #include "test_support.hpp"
 
@@ -84,8 +85,7 @@ struct Case {
 
 class Timeline : public ::testing::TestWithParam<Case> {
  protected:
-  Timeline()
-      : fx10_(testing::fx10()), box_(makeBox(fx10_, "2x2x2x2x3x1")), router_(fx10_, box_) {}
+  Timeline() : fx10_(testing::fx10()), box_(makeBox(fx10_, "2x2x2x2x3x1")), router_(fx10_, box_) {}
   Model model() const {
     Machine m = fx10_;
     m.injectionEngines = GetParam().engines;

@@ -20,8 +20,8 @@
 
 namespace tac3map::cli {
 
-// The trace of --trace/--trace-format/--iteration, refused as soon as it names more ranks than `ranks`
-// (the global limit of a trace read without a box, or a job's capacity).
+// The trace of --trace/--trace-format/--iteration, refused as soon as it names more ranks than
+// `ranks` (the global limit of a trace read without a box, or a job's capacity).
 Trace loadTrace(const TraceInput& input, const RankLimit& ranks = {});
 // The ranks a job can hold: its box's nodes (a graph machine's compute nodes) times the ranks
 // per node, known before the trace is read, so the readers refuse a larger trace at the line

@@ -191,7 +191,8 @@ Period findPeriod(const std::vector<int>& sequence) {
   // near 10^8 comparisons, so a list of millions of sets is still looked at in a second.
   constexpr std::size_t kWork = 100'000'000;
   const std::size_t n = sequence.size();
-  const std::size_t longest = std::min(n / 2, std::max<std::size_t>(1, kWork / std::max<std::size_t>(n, 1)));
+  const std::size_t longest =
+      std::min(n / 2, std::max<std::size_t>(1, kWork / std::max<std::size_t>(n, 1)));
   Period best;
   for (std::size_t p = 1; p <= longest; ++p) {
     std::size_t run = 0, bestRun = 0, bestStart = 0;

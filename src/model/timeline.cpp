@@ -12,7 +12,8 @@ namespace {
 std::vector<int> orderKeys(const Problem& problem) {
   std::vector<int> keys(problem.ccsOfSet.size());
   for (std::size_t k = 0; k < keys.size(); ++k)
-    keys[k] = 2 * problem.ccsOfSet[k] + (problem.barrierBefore.empty() ? 0 : problem.barrierBefore[k]);
+    keys[k] =
+        2 * problem.ccsOfSet[k] + (problem.barrierBefore.empty() ? 0 : problem.barrierBefore[k]);
   return keys;
 }
 
@@ -103,8 +104,8 @@ std::vector<std::uint64_t> messageDurations(const Problem& problem, const Networ
   return duration;
 }
 
-std::uint64_t timelineExact(const Problem& problem, const TimelinePlan& plan,
-                            const Network& router, const Mapping& mapping) {
+std::uint64_t timelineExact(const Problem& problem, const TimelinePlan& plan, const Network& router,
+                            const Mapping& mapping) {
   return plan.length(messageDurations(problem, router, mapping));
 }
 

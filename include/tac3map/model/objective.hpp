@@ -35,8 +35,8 @@ struct Scores {
   // The timeline model's length in seconds (timeline.hpp), where the caller computed it
   // (Job::score): equal to tac3 with barriers between all steps.
   std::optional<double> timeline;
-  double tahb = 0;            // byte-hops
-  double rmattO2f = 0;        // byte-hops x bytes
+  double tahb = 0;      // byte-hops
+  double rmattO2f = 0;  // byte-hops x bytes
   int maxLinkMessages = 0;
   double avgHops = 0;  // bytes-weighted
 };

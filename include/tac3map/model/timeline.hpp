@@ -62,7 +62,7 @@ std::vector<std::uint64_t> messageDurations(const Problem& problem, const Networ
 
 // The timeline length of the mapping in ExactScores' tac3 unit (divide by tac3Scale x B for
 // seconds).
-std::uint64_t timelineExact(const Problem& problem, const TimelinePlan& plan,
-                            const Network& router, const Mapping& mapping);
+std::uint64_t timelineExact(const Problem& problem, const TimelinePlan& plan, const Network& router,
+                            const Mapping& mapping);
 
 }  // namespace tac3map
