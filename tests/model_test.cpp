@@ -341,7 +341,11 @@ TEST(Model, Tac3EngineEqualsReferenceAfterEveryMove) {
   const Machine fx10 = testing::fx10();
   int rejected = 0;  // early rejections, each checked above; they must happen
   // Sparse: hashed link tables, small enough to be rebuilt during the moves.
-  for (const auto storage : {Tac3Objective::Storage::Auto, Tac3Objective::Storage::Sparse})
+  // Under the sanitizers the dense tables only (the sparse ones are the same engine over a
+  // hash table, checked in the release pass), to keep the second CI pass short.
+  std::vector<Tac3Objective::Storage> storages = {Tac3Objective::Storage::Auto};
+  if (!testing::underSanitizers()) storages.push_back(Tac3Objective::Storage::Sparse);
+  for (const auto storage : storages)
     for (const ModelCase& c : kCases)
       for (const char* shape : {"2x2x2x2x3x2", "1x2x4x2x3x2"}) {
         SCOPED_TRACE(std::string(shape) + " engines " + std::to_string(c.engines) + " K " +
@@ -359,7 +363,7 @@ TEST(Model, Tac3EngineEqualsReferenceAfterEveryMove) {
             },
             storage);
       }
-  EXPECT_GT(rejected, testing::underSanitizers() ? 15 : 200);
+  EXPECT_GT(rejected, testing::underSanitizers() ? 5 : 200);
 }
 
 // Graph machines (routes from a table) with several ranks per node: the memory links follow
