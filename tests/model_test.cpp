@@ -278,10 +278,10 @@ int randomMoves(const Machine& machine, const std::string& shape, const Model& m
   Engine engine(problem, router, randomMapping(tasks, box, 5, model.ranksPerNode), extra...);
   const int positions = box.nodeCount * model.ranksPerNode;
   int rejected = 0;
-  // Under the sanitizers (10x slower there) 50 moves: the same checks, fewer steps (the
+  // Under the sanitizers (10x slower there) 25 moves: the same checks, fewer steps (the
   // release pass runs 300: with 15 models x 2 shapes x 2 storages, enough to commit, discard
   // and reject early thousands of times, in about a minute).
-  const int moves = testing::underSanitizers() ? 50 : 300;
+  const int moves = testing::underSanitizers() ? 25 : 300;
   for (int move = 0; move < moves; ++move) {
     const int task = static_cast<int>(rng.below(tasks));
     const int position = static_cast<int>(rng.below(positions));
