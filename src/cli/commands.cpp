@@ -349,7 +349,7 @@ int runScore(const ScoreOptions& o) {
     const PredictModel model = models.with(job.machine, job.model);
     const double localWork = localWorkSeconds(job.trace, models.copy);
     for (const Mapping& mapping : mappings)
-      predicted.push_back(predict(job.problem, job.router, mapping, model, localWork, &job.timeline).total);
+      predicted.push_back(predict(job.problem, job.router, mapping, model, localWork, &job.timeline()).total);
   }
   printScores(std::cout, "mapping", o.mappings, scores, format, true, predicted, baseline);
   return 0;
@@ -364,7 +364,7 @@ int runPredict(const PredictOptionsCli& o) {
   const Mapping mapping = job.mapping(o.mapping);
   const Prediction p =
       predict(job.problem, job.router, mapping, model, localWorkSeconds(job.trace, models.copy),
-              &job.timeline);
+              &job.timeline());
   std::vector<BarrierAdvice> advice;
   if (o.barriers) {
     advice = barrierAdvice(job.problem, job.router, mapping, model, profile.barrierSeconds);

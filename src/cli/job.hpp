@@ -1,6 +1,7 @@
 // A job as the commands see it: machine, box, trace, CCSs and routes, read and checked once.
 #pragma once
 
+#include <mutex>
 #include <optional>
 
 #include "commands.hpp"
@@ -52,8 +53,6 @@ struct Job {
   CcsSet sets;
   Problem problem;
   Network router;
-  // The problem's order (its iteration found once): what the timeline model walks.
-  TimelinePlan timeline{problem};
   std::optional<NodeTable> nodes;
   // The nodes the ranks may occupy, K slots each: every node of the box, or (a non-contiguous
   // allocation) the node table's nodes when the box is the whole machine or --shape.
@@ -91,6 +90,12 @@ struct Job {
                 std::uint64_t seed, int coresPerNode = 0,
                 std::optional<ChosenStart>* chosen = nullptr, const std::vector<int>& grid = {},
                 Progress* progress = nullptr) const;
+  // The problem's order, what the timeline model walks: its iteration is found on first use
+  // (findPeriod), not by the commands that never need it.
+  const TimelinePlan& timeline() const {
+    std::call_once(timelineOnce_, [this] { timeline_.emplace(problem); });
+    return *timeline_;
+  }
   // The objectives and the timeline model's length (timeline.hpp) of a mapping.
   Scores score(const Mapping& mapping) const {
     return withTimeline(evaluateExact(problem, router, mapping), mapping);
@@ -99,10 +104,14 @@ struct Job {
   Scores withTimeline(const ExactScores& exact, const Mapping& mapping) const {
     Scores s = toScores(exact, machine.linkBandwidth);
     if (mapping.nodeOfTask.size() != static_cast<std::size_t>(problem.tasks)) return s;
-    s.timeline = static_cast<double>(timelineExact(problem, timeline, router, mapping)) /
+    s.timeline = static_cast<double>(timelineExact(problem, timeline(), router, mapping)) /
                  (machine.linkBandwidth * static_cast<double>(exact.tac3Scale));
     return s;
   }
+
+ private:
+  mutable std::once_flag timelineOnce_;
+  mutable std::optional<TimelinePlan> timeline_;
 };
 
 }  // namespace tac3map::cli
