@@ -123,11 +123,12 @@ int main(int argc, char** argv) {
   mapCmd
       ->add_option(
           "--init", map.init,
-          "start: auto (the best of identity, round-robin, tofu-default, geometric, graph and a "
-          "hop-bytes search from each, by the objective) | identity | round-robin | random "
-          "(seeded by --seed) | random:SEED | tofu-default | geometric (the process grid laid "
-          "onto the torus by recursive bisection) | graph (Scotch's static mapping) | a "
-          "mapping file")
+          "start: auto (the best of identity, round-robin, tofu-default, geometric, node-fold, "
+          "graph and a hop-bytes search from each, with K > 1 also each refined by node swaps, "
+          "by the objective) | identity | round-robin | "
+          "random (seeded by --seed) | random:SEED | tofu-default | geometric (the process grid "
+          "laid onto the torus by recursive bisection) | node-fold (K > 1: blocks of K grid "
+          "cells folded onto the box) | graph (Scotch's static mapping) | a mapping file")
       ->capture_default_str();
   mapCmd->add_option("--grid", map.grid,
                      "the ranks' process grid for the geometric start, e.g. 48x46x72 (rank = x + "

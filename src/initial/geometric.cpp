@@ -38,20 +38,6 @@ long long messagesInside(const Problem& problem, const std::vector<int>& extents
   return inside;
 }
 
-// Per grid axis: whether some message wraps around it (the grid is periodic there).
-std::vector<bool> periodicAxes(const Problem& problem, const std::vector<int>& extents) {
-  std::vector<bool> periodic(extents.size(), false);
-  for (std::size_t c = 0; c < problem.realCommunications; ++c) {
-    int a = problem.src[c], b = problem.dst[c];
-    for (std::size_t axis = 0; axis < extents.size(); ++axis) {
-      if (std::abs(a % extents[axis] - b % extents[axis]) > 1) periodic[axis] = true;
-      a /= extents[axis];
-      b /= extents[axis];
-    }
-  }
-  return periodic;
-}
-
 long long volume(const std::vector<int>& lo, const std::vector<int>& hi) {
   long long cells = 1;
   for (std::size_t a = 0; a < lo.size(); ++a) cells *= hi[a] - lo[a];
@@ -199,7 +185,7 @@ class GeometricMapper : public InitialMapper {
       // Nodes of the coarse cells: an exact fold onto the box's axes if there is one (every
       // grid neighbour one hop away), else the bisection onto the target torus.
       const auto fold =
-          findDimensionFold(coarse, periodicAxes(c.problem, grid), c.box.shape, c.box.wrap);
+          findDimensionFold(coarse, periodicGridAxes(c.problem, grid), c.box.shape, c.box.wrap);
       std::vector<int> nodeOfCoarse;
       if (fold) {
         long long cells = 1;
@@ -251,6 +237,19 @@ class GeometricMapper : public InitialMapper {
 };
 
 }  // namespace
+
+std::vector<bool> periodicGridAxes(const Problem& problem, const std::vector<int>& extents) {
+  std::vector<bool> periodic(extents.size(), false);
+  for (std::size_t c = 0; c < problem.realCommunications; ++c) {
+    int a = problem.src[c], b = problem.dst[c];
+    for (std::size_t axis = 0; axis < extents.size(); ++axis) {
+      if (std::abs(a % extents[axis] - b % extents[axis]) > 1) periodic[axis] = true;
+      a /= extents[axis];
+      b /= extents[axis];
+    }
+  }
+  return periodic;
+}
 
 std::optional<std::vector<int>> detectProcessGrid(const Problem& problem) {
   const int n = problem.tasks;

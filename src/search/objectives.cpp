@@ -9,6 +9,7 @@
 #include "tac3map/search/incremental.hpp"
 #include "tac3map/search/incremental_compact.hpp"
 #include "tac3map/search/incremental_general.hpp"
+#include "tac3map/search/node_swap.hpp"
 #include "tac3map/search/tie_break.hpp"
 
 namespace tac3map {
@@ -52,6 +53,16 @@ SearchResult tac3Search(const Problem& problem, const Network& router, const Map
                                                      progress)
           : detail::annealWith<Tac3Objective>(problem, router, initial, schedule, annealing, seed,
                                               reference, bound, schedule.earlyStop, progress);
+  // K > 1: whole-node swaps, rank swaps and kicks (node_swap.hpp) before the tie-break, with
+  // as much work as the annealing did. Gated on K so that one-rank-per-node searches are
+  // exactly as before.
+  if (schedule.breakTies && problem.model.ranksPerNode > 1 && result.stopped == "schedule" &&
+      !until.expired()) {
+    NodeSwapResult swaps = swapNodeContents(problem, router, result.best, schedule,
+                                            tieBreakBudget(problem, result.trials), seed, until);
+    result.best = std::move(swaps.mapping);
+    if (swaps.timedOut) result.stopped = "time-limit";
+  }
   if (schedule.breakTies && result.stopped != "nothing-to-optimize") {
     if (until.expired()) {  // no time left for the descent
       result.stopped = "time-limit";

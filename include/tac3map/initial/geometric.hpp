@@ -20,4 +20,8 @@ namespace tac3map {
 // explains every communication.
 std::optional<std::vector<int>> detectProcessGrid(const Problem& problem);
 
+// Per axis of the grid `extents`: whether some message wraps around it (the grid is periodic
+// there), so that a fold must close that axis's ring.
+std::vector<bool> periodicGridAxes(const Problem& problem, const std::vector<int>& extents);
+
 }  // namespace tac3map

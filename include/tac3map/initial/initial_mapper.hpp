@@ -39,7 +39,8 @@ class InitialMapper {
 };
 
 // Every start, in the order --init auto tries them (the first wins a tie): identity (block
-// placement), round-robin, tofu-default, geometric, graph (Scotch).
+// placement), round-robin, tofu-default, geometric, node-fold (K > 1: blocks of K grid cells
+// folded onto the box, src/initial/node_fold.cpp), graph (Scotch).
 const std::vector<std::unique_ptr<InitialMapper>>& initialMappers();
 // nullptr when no start has this name.
 const InitialMapper* findInitialMapper(const std::string& name);
@@ -48,6 +49,7 @@ std::unique_ptr<InitialMapper> makeBlockMapper();
 std::unique_ptr<InitialMapper> makeRoundRobinMapper();
 std::unique_ptr<InitialMapper> makeTofuDefaultMapper();
 std::unique_ptr<InitialMapper> makeGeometricMapper();
+std::unique_ptr<InitialMapper> makeNodeFoldMapper();
 std::unique_ptr<InitialMapper> makeGraphMapper();
 
 }  // namespace tac3map

@@ -1,0 +1,57 @@
+// The refinement after a tac3 search with K > 1 ranks per node (issue 24). A single-rank move
+// on a full node is a swap of two ranks, and moving a group of K ranks that talk among
+// themselves to a better node takes K such swaps, each of which separates the group and is
+// rejected near the search's end; the result then depends on where the seed's chain happened
+// to group them (CG-64 with K = 4 on FX10 2x1x2x2x1x2: 1.258 ms for one seed, 1.678 for
+// others). This refinement
+// - descends: passes of whole-node swaps (the contents of two nodes, slot s with slot s, as
+//   one move) and of rank swaps across nodes, each made when the key (tac3, then shared-link
+//   pairs) falls, until a pass changes nothing;
+// - then does not stop on the plateau it reached: rounds of a kick (kNodeSwapKick ranks
+//   swapped with random slots of other nodes, from `seed`) and a descent, each round kept
+//   when the key is no higher than before it (equal keys too: tac3 is a max over links and
+//   most moves leave it unchanged, so the rounds wander across its plateaus) and undone
+//   otherwise, until its budget of work is spent.
+// Pairs: every pair of nodes and every node for a rank on allocations of at most
+// kNodeSwapAllPairs nodes, else the nodes of the partners and their neighbours. It counts
+// work, not time: its result depends only on its start, budget and seed (and the deadline,
+// when it stops there), never on threads.
+#pragma once
+
+#include <cstdint>
+
+#include "tac3map/mapping/mapping.hpp"
+#include "tac3map/model/objective.hpp"
+#include "tac3map/network/network.hpp"
+#include "tac3map/search/deadline.hpp"
+#include "tac3map/search/schedule.hpp"
+
+namespace tac3map {
+
+struct NodeSwapResult {
+  Mapping mapping;
+  std::uint64_t swaps = 0;      // node swaps made
+  std::uint64_t rankMoves = 0;  // rank swaps across nodes made
+  std::uint64_t trials = 0;     // node swaps evaluated
+  std::uint64_t work = 0;       // communications visited by the engine (each rank move counted)
+  int passes = 0;
+  int rounds = 0;  // kicks
+  bool timedOut = false;
+};
+
+inline constexpr int kNodeSwapAllPairs = 256;
+inline constexpr int kNodeSwapMaxPasses = 16;
+inline constexpr int kNodeSwapMaxRounds = 4096;
+inline constexpr int kNodeSwapKick = 2;
+// The refinement looks at the clock every this much work.
+inline constexpr std::uint64_t kNodeSwapCheckWork = std::uint64_t{1} << 16;
+
+// `schedule` gives the engine (Tac3Engine) and the allocation. The result's (tac3, shared
+// pairs) is never above the start's. With one rank per node it returns the start (a node swap
+// is then a rank swap, which the search already tries).
+NodeSwapResult swapNodeContents(const Problem& problem, const Network& router,
+                                const Mapping& start, const Schedule& schedule,
+                                std::uint64_t budget, std::uint64_t seed,
+                                const Deadline& deadline = {});
+
+}  // namespace tac3map
