@@ -6,15 +6,14 @@
 #include "tac3map/io/error.hpp"
 #include "tac3map/search/node_swap.hpp"
 #include "tac3map/search/objectives.hpp"
-#include "tac3map/search/tie_break.hpp"
 
 namespace tac3map {
 namespace {
 
 // The refinement of each start with K > 1 (below): its seed, fixed, and its work, a quarter of
-// the refinement after the search (kTieBreakMinWork): about 15 rounds of kicks on CG-64.
+// the refinement after the search (nodeRefinementBudget): about 15 rounds of kicks on CG-64
+// under the default schedule.
 constexpr std::uint64_t kStartRefinementSeed = 24;
-constexpr std::uint64_t kStartRefinementWork = kTieBreakMinWork / 4;
 
 }  // namespace
 
@@ -113,7 +112,8 @@ ChosenStart chooseStart(const Problem& problem, const Network& router, Objective
           until.split(static_cast<int>(built - i)).reserve(result.scoringSeconds);
       const NodeSwapResult r =
           swapNodeContents(problem, router, result.candidates[i].mapping, schedule,
-                           kStartRefinementWork, kStartRefinementSeed, share);
+                           nodeRefinementBudget(problem, schedule) / 4, kStartRefinementSeed,
+                           share);
       if (r.timedOut) result.timeLimited = true;
       result.candidates.push_back({name, r.mapping, evaluateExact(problem, router, r.mapping)});
       stepDone();

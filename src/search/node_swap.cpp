@@ -252,6 +252,13 @@ class NodeRefinement {
 
 }  // namespace
 
+std::uint64_t nodeRefinementBudget(const Problem& problem, const Schedule& schedule) {
+  const double perTrial =
+      problem.tasks > 0 ? 2.0 * static_cast<double>(problem.communicationCount()) / problem.tasks
+                        : 1.0;
+  return static_cast<std::uint64_t>(static_cast<double>(schedule.totalTrials()) * perTrial);
+}
+
 NodeSwapResult swapNodeContents(const Problem& problem, const Network& router,
                                 const Mapping& start, const Schedule& schedule,
                                 std::uint64_t budget, std::uint64_t seed,

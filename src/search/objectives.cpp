@@ -54,12 +54,12 @@ SearchResult tac3Search(const Problem& problem, const Network& router, const Map
           : detail::annealWith<Tac3Objective>(problem, router, initial, schedule, annealing, seed,
                                               reference, bound, schedule.earlyStop, progress);
   // K > 1: whole-node swaps, rank swaps and kicks (node_swap.hpp) before the tie-break, with
-  // as much work as the annealing did. Gated on K so that one-rank-per-node searches are
+  // as much work as the annealing's schedule plans. Gated on K so that one-rank-per-node searches are
   // exactly as before.
   if (schedule.breakTies && problem.model.ranksPerNode > 1 && result.stopped == "schedule" &&
       !until.expired()) {
     NodeSwapResult swaps = swapNodeContents(problem, router, result.best, schedule,
-                                            tieBreakBudget(problem, result.trials), seed, until);
+                                            nodeRefinementBudget(problem, schedule), seed, until);
     result.best = std::move(swaps.mapping);
     if (swaps.timedOut) result.stopped = "time-limit";
   }

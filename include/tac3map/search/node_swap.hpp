@@ -46,6 +46,11 @@ inline constexpr int kNodeSwapKick = 2;
 // The refinement looks at the clock every this much work.
 inline constexpr std::uint64_t kNodeSwapCheckWork = std::uint64_t{1} << 16;
 
+// The refinement's work under `schedule`: what the annealing's whole schedule costs (its
+// trials, times a trial's cost of 2 x communications per task). A short schedule (tests, quick
+// looks) gets a short refinement; the default schedule on CG-64 about 2^24 communications.
+std::uint64_t nodeRefinementBudget(const Problem& problem, const Schedule& schedule);
+
 // `schedule` gives the engine (Tac3Engine) and the allocation. The result's (tac3, shared
 // pairs) is never above the start's. With one rank per node it returns the start (a node swap
 // is then a rank swap, which the search already tries).
