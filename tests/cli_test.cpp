@@ -776,6 +776,21 @@ TEST_F(Cli, PredictSumsCcsTimesAndScoreShowsTheSameTotal) {
   EXPECT_NE(text.out.find("linear model"), std::string::npos) << text.out;
 }
 
+// predict's timeline already lets sets without a barrier between them overlap; the old
+// --overlap returned the plain figure (issue 24), so predict no longer takes it, while score
+// still does (it changes the score's sets).
+TEST_F(Cli, PredictHasNoOverlapOptionAndScoreKeepsIt) {
+  const std::string profile = " --profile topologies/fx10-profile.json";
+  const Outcome r = run("predict " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " identity" +
+                        profile + " --overlap auto");
+  EXPECT_EQ(r.exitCode, kExitUsage);
+  EXPECT_NE(r.err.find("--overlap"), std::string::npos) << r.err;
+  EXPECT_EQ(run("predict --help").out.find("--overlap"), std::string::npos);
+  const Outcome score =
+      run("score " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " identity --overlap adjacent");
+  EXPECT_EQ(score.exitCode, 0) << score.err;
+}
+
 TEST_F(Cli, PredictRejectsABrokenProfileWithOneLine) {
   const std::string bad = file("p.json", "{\"pingpong\": [{\"bytes\": 8}]}");
   const Outcome r =

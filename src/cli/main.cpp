@@ -53,7 +53,9 @@ void addTraceOptions(CLI::App& app, TraceInput& input, Deprecations* deprecated)
                  "(docs/trace-format.md)");
 }
 
-void addBoxOptions(CLI::App& app, BoxInput& box) {
+// `withOverlap`: whether the command takes --overlap (it changes the score's sets; predict's
+// timeline already lets sets without a barrier between them run together, so predict has none).
+void addBoxOptions(CLI::App& app, BoxInput& box, bool withOverlap = true) {
   // Not required: a mapping file written by tac3map records machine, box and ranks per node
   // (job_context.hpp); a given option must agree with it.
   app.add_option("--machine,-m", box.machine,
@@ -77,12 +79,13 @@ void addBoxOptions(CLI::App& app, BoxInput& box) {
                  "injection engines per node (default: the machine file's \"injection\", else 1); "
                  "1 = the paper's model")
       ->check(CLI::Range(1, 64));
-  app.add_option("--overlap", box.overlap,
-                 "phases in flight together: none (the paper; measured best, docs/model.md) | "
-                 "adjacent (charge collisions of every two consecutive CCSs) | auto (adjacent "
-                 "unless a barrier separates them)")
-      ->check(CLI::IsMember({"none", "adjacent", "auto"}))
-      ->capture_default_str();
+  if (withOverlap)
+    app.add_option("--overlap", box.overlap,
+                   "phases in flight together: none (the paper; measured best, docs/model.md) | "
+                   "adjacent (charge collisions of every two consecutive CCSs) | auto (adjacent "
+                   "unless a barrier separates them)")
+        ->check(CLI::IsMember({"none", "adjacent", "auto"}))
+        ->capture_default_str();
   app.add_option("--engine-sets", box.engineSets,
                  "CCSs with several engines: level (a level's messages start together and "
                  "share the engines) | split (at most E messages per rank and set; to compare)")
@@ -242,7 +245,7 @@ int main(int argc, char** argv) {
       "tac3map predict --machine topologies/fx10.json --shape 2x2x2x2x3x2 --trace "
       "examples/cg64-sendrecv.trace tofu-default --profile topologies/fx10-profile.json "
       "--barriers");
-  addBoxOptions(*predictCmd, predict.box);
+  addBoxOptions(*predictCmd, predict.box, false);
   addTraceOptions(*predictCmd, predict.input, &deprecated);
   predictCmd->add_option("mapping", predict.mapping, "mapping file or name")->required();
   predictCmd->add_option("--profile", predict.profile, "profile JSON (tac3map-pingpong writes one)")

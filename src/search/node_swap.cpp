@@ -256,7 +256,8 @@ std::uint64_t nodeRefinementBudget(const Problem& problem, const Schedule& sched
   const double perTrial =
       problem.tasks > 0 ? 2.0 * static_cast<double>(problem.communicationCount()) / problem.tasks
                         : 1.0;
-  return static_cast<std::uint64_t>(static_cast<double>(schedule.totalTrials()) * perTrial);
+  return static_cast<std::uint64_t>(static_cast<double>(schedule.totalTrials()) *
+                                    std::max(perTrial, kNodeSwapWorkPerTrial));
 }
 
 NodeSwapResult swapNodeContents(const Problem& problem, const Network& router,

@@ -43,12 +43,15 @@ inline constexpr int kNodeSwapAllPairs = 256;
 inline constexpr int kNodeSwapMaxPasses = 16;
 inline constexpr int kNodeSwapMaxRounds = 4096;
 inline constexpr int kNodeSwapKick = 2;
+inline constexpr double kNodeSwapWorkPerTrial = 32;
 // The refinement looks at the clock every this much work.
 inline constexpr std::uint64_t kNodeSwapCheckWork = std::uint64_t{1} << 16;
 
-// The refinement's work under `schedule`: what the annealing's whole schedule costs (its
-// trials, times a trial's cost of 2 x communications per task). A short schedule (tests, quick
-// looks) gets a short refinement; the default schedule on CG-64 about 2^24 communications.
+// The refinement's work under `schedule`: the annealing's planned trials times a trial's cost
+// (2 x communications per task), and at least kNodeSwapWorkPerTrial per trial: on small
+// problems the annealing's own work is too little for the kicks to cross the plateaus (CG-64,
+// K = 2 on 1x1x8x2x1x2 costs 8 per trial; with 8, seed 1 stayed 15% above seeds 2 and 3).
+// A short schedule (tests, quick looks) gets a short refinement; the default one about 2^24.
 std::uint64_t nodeRefinementBudget(const Problem& problem, const Schedule& schedule);
 
 // `schedule` gives the engine (Tac3Engine) and the allocation. The result's (tac3, shared
