@@ -28,12 +28,18 @@
 #                   mapping tac3-map-<value>, criteria given for each tac3 mapping
 #   SCOTCH          1 (default): Scotch maps for K = 1 (needs `apt-get install scotch`); 0: none
 #   SEED            seed of the tahb and tac3 searches (default 1)
+#   TAC3_SEEDS      more seeds for the tac3 search (default none): mapping tac3-map-seedN each,
+#                   for the seed spread of issue 24 (fidelity_summary.py)
+#   PROFILE         ping-pong profile for the predicted column (default
+#                   topologies/fx10-profile.json; empty: none)
 #   TAC3_FLAGS      extra flags for the tac3 searches only, e.g. "--chains 4 --threads 2"
 #   JOBS            simulations run at once (default 2)
 #   TAC3MAP, MACHINE, SMPIRUN, PYTHON as in validate.sh
 # Output: OUTDIR/peers.csv (one line per simulated run), OUTDIR/peers-summary.csv (one line
 # per case and tac3 mapping), a table per case and the criteria lines on standard output
-# (also OUTDIR/peers-report.md).
+# (also OUTDIR/peers-report.md), then issue 24's fidelity figures (fidelity_summary.py:
+# Kendall tau of tac3 and of the timeline against the simulated time, predict's error, the
+# tac3 map against every other map; also OUTDIR/fidelity-report.md).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,6 +49,8 @@ MACHINE=${MACHINE:-$root/topologies/fx10.json}
 SMPIRUN=${SMPIRUN:-smpirun}
 PYTHON=${PYTHON:-python3}
 SEED=${SEED:-1}
+TAC3_SEEDS=${TAC3_SEEDS:-}
+PROFILE=${PROFILE-$root/topologies/fx10-profile.json}
 ENGINES=${ENGINES:-default}
 RANKS_PER_NODE=${RANKS_PER_NODE:-1 2 4}
 KBOXES=${KBOXES:-packed}
@@ -87,7 +95,7 @@ fi
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)   # smpirun runs in the case folder
 CSV=$OUT/peers.csv
-echo "case,program,barriers,boxes,shape,engines,ranks_per_node,mapping,tac3_seconds,tac3_lower_bound,tahb,max_link_messages,simulated_seconds" > "$CSV"
+echo "case,program,barriers,boxes,shape,engines,ranks_per_node,mapping,tac3_seconds,tac3_lower_bound,tahb,max_link_messages,simulated_seconds,timeline_seconds,predicted_seconds" > "$CSV"
 
 # Which --overlap values this binary takes.
 overlaps=()
@@ -183,10 +191,18 @@ for name in $cases; do
           fi
           mappings+=("$dir/$label.map")
         done
+        for extra_seed in $TAC3_SEEDS; do
+          "$TAC3MAP" map "${box[@]}" --trace "$base/trace.trace" "${flags[@]}" $TAC3_FLAGS \
+            --objective tac3 --seed "$extra_seed" --quiet -o "$dir/tac3-map-seed$extra_seed.map" >/dev/null
+          mappings+=("$dir/tac3-map-seed$extra_seed.map")
+        done
         for s in "${scotch[@]}"; do mappings+=("$base/$boxes-$shape/$s.map"); done
-        # mapping,tac3,tac3_lower_bound,tahb,rmatt_o2f,max_link_messages,avg_hops
+        # mapping,tac3,tac3_lower_bound,tahb,rmatt_o2f,max_link_messages,avg_hops,timeline
+        # [,predicted_seconds]  (older binaries: no timeline; the columns then stay empty)
+        profile=()
+        [ -n "$PROFILE" ] && profile=(--profile "$PROFILE")
         "$TAC3MAP" score "${box[@]}" --trace "$base/trace.trace" "${flags[@]}" --output-format csv \
-          "${mappings[@]}" > "$dir/scores.csv"
+          "${profile[@]}" "${mappings[@]}" > "$dir/scores.csv"
         set_platform_flags "$engines" "$k"
         "$TAC3MAP" platform "${box[@]}" "${platform_flags[@]}" -o "$dir/platform.xml" >/dev/null
         labels=()
@@ -209,9 +225,13 @@ for name in $cases; do
           line=$((line + 1))
           simulated=$(cat "$dir/$label.seconds")
           [ -n "$simulated" ] || { echo "peers.sh: simulation of $name $label failed (see $dir/$label.smpi.log)" >&2; exit 1; }
-          sed -n "${line}p" "$dir/scores.csv" | awk -F, -v c="$name" -v p="$program" -v b="$barriers" \
+          # The timeline and predicted columns by name (their position depends on the binary).
+          sed -n "1p;${line}p" "$dir/scores.csv" | awk -F, -v c="$name" -v p="$program" -v b="$barriers" \
             -v x="$boxes" -v s="$shape" -v e="$engines" -v k="$k" -v m="$label" -v t="$simulated" \
-            '{ print c "," p "," b "," x "," s "," e "," k "," m "," $2 "," $3 "," $4 "," $6 "," t }' >> "$CSV"
+            'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
+             { tl = ("timeline" in col) ? $col["timeline"] : ""
+               pr = ("predicted_seconds" in col) ? $col["predicted_seconds"] : ""
+               print c "," p "," b "," x "," s "," e "," k "," m "," $2 "," $3 "," $4 "," $6 "," t "," tl "," pr }' >> "$CSV"
         done
       done
     done
@@ -219,3 +239,4 @@ for name in $cases; do
 done
 
 "$PYTHON" "$here/peers_summary.py" "$CSV" "$OUT/peers-summary.csv" | tee "$OUT/peers-report.md"
+"$PYTHON" "$here/fidelity_summary.py" "$CSV" | tee "$OUT/fidelity-report.md"

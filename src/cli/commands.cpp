@@ -200,6 +200,14 @@ int runMap(const MapOptions& o) {
   schedule.timeLimit = 0;
   line->bound(schedule.deadline);
   schedule.allocation = job.allocation;
+  const MapFormat mapFormat = parseMapFormat(o.mapFormat);
+  const RankMapOptions rankMap{job.ranksPerNode(), o.coresPerNode, o.socketsPerNode,
+                               parseRankfileBind(o.bind)};
+  // Fail before the starts and the search if the output format cannot be written (no host
+  // names, too few cores per node, ...): the block placement has the same nodes and slots.
+  if (mapFormat != MapFormat::CrayRankOrder)
+    writeRankMap(mapFormat, job.mapping("identity"), job.machine, job.box, job.nodeTable(),
+                 rankMap);
   std::optional<ChosenStart> chosen;  // with --init auto
   progress.phase = Phase::Starts;
   const Mapping initial = job.start(o.init, objective, schedule, o.seed, o.coresPerNode, &chosen,
@@ -217,12 +225,6 @@ int runMap(const MapOptions& o) {
     schedule.scoringSeconds = secondsSince(scoring);
   }
   const double startsSeconds = secondsSince(searchBegan);
-  const MapFormat mapFormat = parseMapFormat(o.mapFormat);
-  const RankMapOptions rankMap{job.ranksPerNode(), o.coresPerNode, o.socketsPerNode,
-                               parseRankfileBind(o.bind)};
-  // Fail before the search if the output format cannot be written (no host names, ...).
-  if (mapFormat != MapFormat::CrayRankOrder)
-    writeRankMap(mapFormat, initial, job.machine, job.box, job.nodeTable(), rankMap);
   progress.phase = Phase::Search;
   const ChainsResult run = annealChainsEverywhere(job.problem, job.router, objective, initial,
                                                   schedule, o.seed, o.chains, o.threads, &progress,
