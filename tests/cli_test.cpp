@@ -102,12 +102,15 @@ TEST_F(Cli, ChainsGiveTheSameFileOnAnyThreadCount) {
   const auto report = nlohmann::json::parse(slurp(out("t2.json")));
   ASSERT_EQ(report["chains"].size(), 3u);
   const std::size_t best = report["search"]["best_chain"];
-  // The same scores, but a chain's timeline is null (another process may hold its map).
+  // The same scores, but a chain's timeline and flow are null (another process may hold its
+  // map).
   auto chainScores = report["chains"][best]["scores"], scores = report["scores"];
-  EXPECT_TRUE(chainScores["timeline"].is_null());
-  EXPECT_TRUE(scores["timeline"].is_number());
-  chainScores.erase("timeline");
-  scores.erase("timeline");
+  for (const char* key : {"timeline", "flow"}) {
+    EXPECT_TRUE(chainScores[key].is_null()) << key;
+    EXPECT_TRUE(scores[key].is_number()) << key;
+    chainScores.erase(key);
+    scores.erase(key);
+  }
   EXPECT_EQ(chainScores, scores);
   EXPECT_EQ(report["chains"][2]["seed"], 3);
   std::uint64_t trials = 0;
@@ -185,7 +188,7 @@ TEST_F(Cli, ScoreCsvCarriesTheJsonValuesUnderTheSameNames) {
     EXPECT_EQ(names, std::set<std::string>(keys.begin(), keys.end())) << entry.dump();
     EXPECT_EQ(names.size(), keys.size());  // no name twice in the header
   }
-  ASSERT_EQ(keys.size(), 14u);  // mapping, 7 scores, 6 ratios (the bound has none)
+  ASSERT_EQ(keys.size(), 16u);  // mapping, 8 scores, 7 ratios (the bound has none)
   ASSERT_EQ(keys[0], "mapping");
   std::size_t row = 0;
   for (std::string line; std::getline(lines, line); ++row) {
@@ -227,7 +230,8 @@ TEST_F(Cli, ScoreTimelineIsTac3WithBarriersAndAtMostTac3Without) {
     EXPECT_DOUBLE_EQ(row["scores"]["timeline"].get<double>(), row["scores"]["tac3"].get<double>())
         << row["mapping"];
   int below = 0;
-  for (const std::string options : {" --shape 2x2x2x2x3x2", " --ranks-per-node 2 --shape 2x2x2x2x2x1"})
+  for (const std::string options :
+       {" --shape 2x2x2x2x3x2", " --ranks-per-node 2 --shape 2x2x2x2x2x1"})
     for (const auto& row : scoresOf("examples/cg64-sendrecv.trace", options)) {
       const double timeline = row["scores"]["timeline"].get<double>();
       EXPECT_LE(timeline, row["scores"]["tac3"].get<double>() * (1 + 1e-12)) << row["mapping"];
@@ -254,12 +258,11 @@ TEST_F(Cli, ScoreTableShowsRatiosToTheBaseline) {
     return std::make_pair(rows, r.out);
   };
   const auto json = nlohmann::json::parse(run(base + "--json").out);
-  const std::map<std::string, std::string> keyOf = {{"tac3[s]", "tac3"},
-                                                    {"tahb[byte-hops]", "tahb"},
-                                                    {"rmatt_o2f", "rmatt_o2f"},
-                                                    {"max_link_msgs", "max_link_messages"},
-                                                    {"avg_hops", "avg_hops"},
-                                                    {"timeline[s]", "timeline"}};
+  const std::map<std::string, std::string> keyOf = {
+      {"tac3[s]", "tac3"},        {"tahb[byte-hops]", "tahb"},
+      {"rmatt_o2f", "rmatt_o2f"}, {"max_link_msgs", "max_link_messages"},
+      {"avg_hops", "avg_hops"},   {"timeline[s]", "timeline"},
+      {"flow[s]", "flow"}};
   for (const std::string& baseline : {std::string(), std::string("tofu-default")}) {
     SCOPED_TRACE("baseline " + baseline);
     const auto [rows, text] = table(baseline.empty() ? "" : "--baseline " + baseline);
@@ -283,7 +286,7 @@ TEST_F(Cli, ScoreTableShowsRatiosToTheBaseline) {
         EXPECT_EQ(rows[row + 1][c], expected) << key << " row " << row;
       }
     }
-    EXPECT_EQ(ratios, 6);
+    EXPECT_EQ(ratios, 7);
   }
   const Outcome missing = run(base + "--baseline random:4");
   EXPECT_EQ(missing.exitCode, kExitInput);

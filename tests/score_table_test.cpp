@@ -47,8 +47,8 @@ TEST(ScoreTable, BestIsMarkedOnlyWhereThePrintedValuesDiffer) {
   const auto cells = tableOf({"a", "b", "c"}, rows, 0);
   ASSERT_EQ(cells.size(), 6u);  // header, 3 rows, 2 footnotes
   // Columns: mapping tac3 ratio bound tahb ratio rmatt ratio links ratio hops ratio timeline
-  // ratio
-  ASSERT_EQ(cells[0].size(), 14u);
+  // ratio flow ratio
+  ASSERT_EQ(cells[0].size(), 16u);
   EXPECT_EQ(cells[1][1], "0.0015*");
   EXPECT_EQ(cells[2][1], "0.0015*");
   EXPECT_EQ(cells[3][1], "0.002");
@@ -88,10 +88,10 @@ TEST(ScoreTable, ZeroBaselineHasNoRatioInAnyFormat) {
   printScores(json, "mapping", {"a", "b"}, rows, ScoreFormat::Json, true, {}, 0);
   EXPECT_EQ(csv.str(),
             "mapping,tac3,tac3_lower_bound,tahb,rmatt_o2f,max_link_messages,avg_hops,timeline,"
-            "tac3_ratio,tahb_ratio,rmatt_o2f_ratio,max_link_messages_ratio,avg_hops_ratio,"
-            "timeline_ratio\n"
-            "a,0,0.001,0,0,0,0,0,,,,,,\n"
-            "b,0.001,0.001,100,1000,1,1,0,,,,,,\n");
+            "flow,tac3_ratio,tahb_ratio,rmatt_o2f_ratio,max_link_messages_ratio,avg_hops_ratio,"
+            "timeline_ratio,flow_ratio\n"
+            "a,0,0.001,0,0,0,0,,,,,,,,,\n"
+            "b,0.001,0.001,100,1000,1,1,,,,,,,,,\n");
   const auto list = nlohmann::json::parse(json.str());
   EXPECT_TRUE(list[1]["ratios"]["tahb_ratio"].is_null());
   EXPECT_EQ(list[1]["mapping"], "b");

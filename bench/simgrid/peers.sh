@@ -95,7 +95,7 @@ fi
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)   # smpirun runs in the case folder
 CSV=$OUT/peers.csv
-echo "case,program,barriers,boxes,shape,engines,ranks_per_node,mapping,tac3_seconds,tac3_lower_bound,tahb,max_link_messages,simulated_seconds,timeline_seconds,predicted_seconds" > "$CSV"
+echo "case,program,barriers,boxes,shape,engines,ranks_per_node,mapping,tac3_seconds,tac3_lower_bound,tahb,max_link_messages,simulated_seconds,timeline_seconds,predicted_seconds,flow_seconds" > "$CSV"
 
 # Which --overlap values this binary takes.
 overlaps=()
@@ -197,8 +197,8 @@ for name in $cases; do
           mappings+=("$dir/tac3-map-seed$extra_seed.map")
         done
         for s in "${scotch[@]}"; do mappings+=("$base/$boxes-$shape/$s.map"); done
-        # mapping,tac3,tac3_lower_bound,tahb,rmatt_o2f,max_link_messages,avg_hops,timeline
-        # [,predicted_seconds]  (older binaries: no timeline; the columns then stay empty)
+        # mapping,tac3,tac3_lower_bound,tahb,rmatt_o2f,max_link_messages,avg_hops,timeline,flow
+        # [,predicted_seconds]  (older binaries: no timeline or flow; those columns stay empty)
         profile=()
         [ -n "$PROFILE" ] && profile=(--profile "$PROFILE")
         "$TAC3MAP" score "${box[@]}" --trace "$base/trace.trace" "${flags[@]}" --output-format csv \
@@ -231,7 +231,8 @@ for name in $cases; do
             'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
              { tl = ("timeline" in col) ? $col["timeline"] : ""
                pr = ("predicted_seconds" in col) ? $col["predicted_seconds"] : ""
-               print c "," p "," b "," x "," s "," e "," k "," m "," $2 "," $3 "," $4 "," $6 "," t "," tl "," pr }' >> "$CSV"
+               fl = ("flow" in col) ? $col["flow"] : ""
+               print c "," p "," b "," x "," s "," e "," k "," m "," $2 "," $3 "," $4 "," $6 "," t "," tl "," pr "," fl }' >> "$CSV"
         done
       done
     done

@@ -50,7 +50,7 @@ command -v "$PYTHON" >/dev/null || { echo "validate.sh: $PYTHON not found" >&2; 
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)   # smpirun runs in the case folder
 CSV=$OUT/validation.csv
-echo "case,shape,engines,ranks_per_node,mapping,tac3_seconds,tac3_lower_bound,tahb,max_link_messages,predicted_seconds,simulated_seconds" > "$CSV"
+echo "case,shape,engines,ranks_per_node,mapping,tac3_seconds,tac3_lower_bound,tahb,max_link_messages,predicted_seconds,simulated_seconds,timeline_seconds,flow_seconds" > "$CSV"
 
 # Writes the case's trace to $1 and prints its box ("graph": the case's own graph machine,
 # written to $1's folder as machine.json, all of its compute nodes).
@@ -124,10 +124,15 @@ for name in $CASES; do
           -o "$dir/platform.xml" --hostfile "$hosts" >/dev/null
         simulated=$(simulate "$dir/platform.xml" "$hosts" "$base/trace.ti" "${hosts%.hosts}.smpi.log") ||
           { echo "validate.sh: simulation of $name $label failed" >&2; exit 1; }
-        # scores.csv: mapping,tac3,tac3_lower_bound,tahb,rmatt_o2f,max_link_messages,avg_hops[,predicted_seconds]
-        sed -n "${line}p" "$dir/scores.csv" | awk -F, -v c="$name" -v s="$shape" -v e="$engines" \
+        # scores.csv: mapping,tac3,tac3_lower_bound,tahb,rmatt_o2f,max_link_messages,avg_hops,
+        # then (newer binaries) timeline, flow and with a profile predicted_seconds: read by name.
+        sed -n "1p;${line}p" "$dir/scores.csv" | awk -F, -v c="$name" -v s="$shape" -v e="$engines" \
           -v k="$k" -v m="$label" -v t="$simulated" \
-          '{ p = (NF >= 8 ? $8 : ""); print c "," s "," e "," k "," m "," $2 "," $3 "," $4 "," $6 "," p "," t }' >> "$CSV"
+          'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
+           { p = ("predicted_seconds" in col) ? $col["predicted_seconds"] : ""
+             tl = ("timeline" in col) ? $col["timeline"] : ""
+             fl = ("flow" in col) ? $col["flow"] : ""
+             print c "," s "," e "," k "," m "," $2 "," $3 "," $4 "," $6 "," p "," t "," tl "," fl }' >> "$CSV"
       done
     done
   done

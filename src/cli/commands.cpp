@@ -16,6 +16,7 @@
 
 #include "distributed.hpp"
 #include "job.hpp"
+#include "report.hpp"
 #include "score_table.hpp"
 #include "tac3map/gen/cg_pattern.hpp"
 #include "tac3map/gen/patterns.hpp"
@@ -33,7 +34,6 @@
 #include "tac3map/network/network.hpp"
 #include "tac3map/output/viz.hpp"
 #include "tac3map/search/objectives.hpp"
-#include "report.hpp"
 
 namespace tac3map::cli {
 namespace {
@@ -86,7 +86,8 @@ json startJson(const std::optional<ChosenStart>& chosen, const Job& job) {
   if (!chosen) return nullptr;
   json candidates = json::array();
   for (const StartCandidate& c : chosen->candidates)
-    candidates.push_back({{"name", c.name}, {"scores", scoresJson(job.withTimeline(c.scores, c.mapping))}});
+    candidates.push_back(
+        {{"name", c.name}, {"scores", scoresJson(job.withTimeline(c.scores, c.mapping))}});
   return {{"chosen", chosen->best().name},
           {"candidates", candidates},
           {"skipped", chosen->skipped},
@@ -233,8 +234,27 @@ int runMap(const MapOptions& o) {
   line.reset();
   if (MpiSession::rank() != 0) return 0;  // rank 0 writes the outputs
   const SearchResult& winner = run.chains[run.best];
-  const Scores before = job.withTimeline(*initialScores, initial);
-  const Scores after = job.withTimeline(winner.bestScores, winner.best);
+  // The result: the search's map, or with tac3 the candidate of --init auto that the flow
+  // model (flow.hpp) finds faster, where it can simulate the trace (docs/search.md).
+  const Mapping* result = &winner.best;
+  const ExactScores* resultScores = &winner.bestScores;
+  std::string resultFrom = "search";
+  std::size_t ranked = 0;
+  const Scores before = job.withTimeline(*initialScores, initial);  // the flow model's verdict
+  if (objective == ObjectiveKind::Tac3 && chosen && before.flow) {
+    std::vector<const Mapping*> maps{&winner.best};
+    for (const StartCandidate& c : chosen->candidates) maps.push_back(&c.mapping);
+    if (const auto fastest = fastestByFlow(job.problem, job.router, maps)) {
+      ranked = maps.size();
+      if (*fastest > 0) {
+        const StartCandidate& c = chosen->candidates[*fastest - 1];
+        result = &c.mapping;
+        resultScores = &c.scores;
+        resultFrom = c.name;
+      }
+    }
+  }
+  const Scores after = job.withTimeline(*resultScores, *result);
   std::uint64_t trials = 0, accepted = 0;
   // Why the search phase ended: the deadline when it cut any part of it (a start, a chain, a
   // tie-break), else the winning chain's reason.
@@ -247,8 +267,8 @@ int runMap(const MapOptions& o) {
     accepted += c.accepted;
     chains.push_back({{"chain", i},
                       {"seed", o.seed + i},
-                      // No timeline: with MPI another process holds the chain's map, and the report must
-                      // not depend on the process count.
+                      // No timeline: with MPI another process holds the chain's map, and the report
+                      // must not depend on the process count.
                       {"scores", scoresJson(toScores(c.bestScores, job.machine.linkBandwidth))},
                       {"trials", c.trials},
                       {"accepted", c.accepted},
@@ -259,8 +279,8 @@ int runMap(const MapOptions& o) {
   const std::string stopped = timeLimited ? "time-limit" : winner.stopped;
 
   std::vector<StagedFile> outputs;
-  outputs.emplace_back(o.output, writeRankMap(mapFormat, winner.best, job.machine, job.box,
-                                              job.nodeTable(), rankMap));
+  outputs.emplace_back(
+      o.output, writeRankMap(mapFormat, *result, job.machine, job.box, job.nodeTable(), rankMap));
   if (!o.report.empty()) {
     json report = {
         {"machine", job.machine.name},
@@ -297,7 +317,11 @@ int runMap(const MapOptions& o) {
           {"stopped", stopped}}},
         {"resources", {{"seconds", secondsSince(start)}, {"peak_memory_mib", peakMemoryMiB()}}},
         {"chains", chains},
-        {"mapping", coordinatesJson(winner.best, job.box)}};
+        {"result",
+         {{"from", resultFrom},
+          {"ranked_by", ranked > 0 ? json("flow") : json(nullptr)},
+          {"candidates", ranked}}},
+        {"mapping", coordinatesJson(*result, job.box)}};
     outputs.emplace_back(o.report, report.dump(2) + "\n");
   }
   for (StagedFile& file : outputs) file.commit();
@@ -305,8 +329,8 @@ int runMap(const MapOptions& o) {
   std::ostream& out = report(o.quiet);
   out << job.sets.tasks << " tasks on " << job.box.nodeCount << " nodes of " << job.machine.name
       << " box " << job.box.shapeText() << "; " << job.sets.sets.size() << " CCS ("
-      << job.problem.realCcsCount << " distinct), "
-      << job.sets.communicationCount() << " communications\n";
+      << job.problem.realCcsCount << " distinct), " << job.sets.communicationCount()
+      << " communications\n";
   out << "objective " << objectiveName(objective) << ", seed " << o.seed << ", init " << o.init;
   if (chosen)
     out << " (" << chosen->best().name << ", the best of " << chosen->candidates.size()
@@ -322,6 +346,9 @@ int runMap(const MapOptions& o) {
       << format("%.3f", run.seconds) << " s, stopped: " << winner.stopped;
   if (o.chains > 1) out << " (best: chain " << run.best << ", seed " << o.seed + run.best << ")";
   out << "\n";
+  if (ranked > 0)
+    out << "result: " << (resultFrom == "search" ? "the search's map" : resultFrom)
+        << ", the fastest of " << ranked << " candidates by the flow model\n";
   out << "time: setup " << format("%.3f", setupSeconds)
       << " s (reading the trace, routes; outside --time-limit), starts "
       << format("%.3f", startsSeconds) << " s, search " << format("%.3f", run.seconds) << " s";
@@ -351,7 +378,8 @@ int runScore(const ScoreOptions& o) {
     const PredictModel model = models.with(job.machine, job.model);
     const double localWork = localWorkSeconds(job.trace, models.copy);
     for (const Mapping& mapping : mappings)
-      predicted.push_back(predict(job.problem, job.router, mapping, model, localWork, &job.timeline()).total);
+      predicted.push_back(
+          predict(job.problem, job.router, mapping, model, localWork, &job.timeline()).total);
   }
   printScores(std::cout, "mapping", o.mappings, scores, format, true, predicted, baseline);
   return 0;
@@ -364,9 +392,8 @@ int runPredict(const PredictOptionsCli& o) {
   const TimeModel& message = models.message;
   const PredictModel model = models.with(job.machine, job.model);
   const Mapping mapping = job.mapping(o.mapping);
-  const Prediction p =
-      predict(job.problem, job.router, mapping, model, localWorkSeconds(job.trace, models.copy),
-              &job.timeline());
+  const Prediction p = predict(job.problem, job.router, mapping, model,
+                               localWorkSeconds(job.trace, models.copy), &job.timeline());
   std::vector<BarrierAdvice> advice;
   if (o.barriers) {
     advice = barrierAdvice(job.problem, job.router, mapping, model, profile.barrierSeconds);
@@ -463,8 +490,8 @@ int runPredict(const PredictOptionsCli& o) {
                   c.contention, c.seconds, static_cast<unsigned long long>(c.repeats));
     out << line;
   }
-  out << "communication " << format("%.6g", p.communication)
-      << " s summed over CCSs, " << format("%.6g", p.timeline)
+  out << "communication " << format("%.6g", p.communication) << " s summed over CCSs, "
+      << format("%.6g", p.timeline)
       << " s on the timeline (each message starts when both its ranks are ready)\n";
   out << "timeline " << format("%.6g", p.timeline) << " s + local work "
       << format("%.6g", p.computation) << " s = " << format("%.6g", p.total) << " s\n";
@@ -587,15 +614,14 @@ int runCcs(const CcsOptionsCli& o) {
     }
     json same = json::array();  // per CCS: the first CCS with the same messages
     for (int d : merged.ccsOfSet) same.push_back(firstOf[static_cast<std::size_t>(d)]);
-    std::cout << json{{"ccs", list},
-                      {"distinct", merged.ccsCount},
-                      {"same_as", same},
-                      {"period",
-                       {{"start", period.start},
-                        {"length", period.length},
-                        {"repeats", period.repeats}}}}
-                     .dump()
-              << "\n";
+    std::cout
+        << json{{"ccs", list},
+                {"distinct", merged.ccsCount},
+                {"same_as", same},
+                {"period",
+                 {{"start", period.start}, {"length", period.length}, {"repeats", period.repeats}}}}
+               .dump()
+        << "\n";
     return 0;
   }
   std::cout << o.input.trace << ": " << sets.tasks << " ranks, " << sets.communicationCount()

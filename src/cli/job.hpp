@@ -1,6 +1,7 @@
 // A job as the commands see it: machine, box, trace, CCSs and routes, read and checked once.
 #pragma once
 
+#include <atomic>
 #include <mutex>
 #include <optional>
 
@@ -13,6 +14,7 @@
 #include "tac3map/mapping/mapping.hpp"
 #include "tac3map/mapping/rankmap.hpp"
 #include "tac3map/model/ccs.hpp"
+#include "tac3map/model/flow.hpp"
 #include "tac3map/model/model.hpp"
 #include "tac3map/model/objective.hpp"
 #include "tac3map/model/timeline.hpp"
@@ -96,7 +98,8 @@ struct Job {
     std::call_once(timelineOnce_, [this] { timeline_.emplace(problem); });
     return *timeline_;
   }
-  // The objectives and the timeline model's length (timeline.hpp) of a mapping.
+  // The objectives, the timeline model's length (timeline.hpp) and the flow model's
+  // (flow.hpp) of a mapping.
   Scores score(const Mapping& mapping) const {
     return withTimeline(evaluateExact(problem, router, mapping), mapping);
   }
@@ -106,12 +109,19 @@ struct Job {
     if (mapping.nodeOfTask.size() != static_cast<std::size_t>(problem.tasks)) return s;
     s.timeline = static_cast<double>(timelineExact(problem, timeline(), router, mapping)) /
                  (machine.linkBandwidth * static_cast<double>(exact.tac3Scale));
+    // A trace the flow model gives up on (too many messages in flight: kFlowMaxWork) is not
+    // simulated again for the job's other mappings: the first one's answer stands for all.
+    if (!flowGivenUp_) {
+      s.flow = flowSeconds(problem, router, mapping);
+      if (!s.flow) flowGivenUp_ = true;
+    }
     return s;
   }
 
  private:
   mutable std::once_flag timelineOnce_;
   mutable std::optional<TimelinePlan> timeline_;
+  mutable std::atomic<bool> flowGivenUp_{false};
 };
 
 }  // namespace tac3map::cli

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <optional>
 
 #include "tac3map/io/error.hpp"
@@ -28,6 +30,10 @@ struct ColumnValues {
   std::vector<double> values;
 };
 
+// A value not computed (the timeline of a chain's map, the flow above its cap): "-" in the
+// table, empty in CSV, null in JSON, never the best nor a ratio.
+constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+
 const Column kColumns[] = {
     {"tac3[s]", "tac3", "%.6g", [](const Scores& s) { return s.tac3; }, true},
     // The bound depends on the trace and box only: the same for every mapping, no ratio.
@@ -40,14 +46,18 @@ const Column kColumns[] = {
     {"avg_hops", "avg_hops", "%.4f", [](const Scores& s) { return s.avgHops; }, true},
     // The timeline model (timeline.hpp): tac3 when barriers separate every two steps, less
     // where ranks run ahead without them. Last, so that the columns before keep their places.
-    {"timeline[s]", "timeline", "%.6g", [](const Scores& s) { return s.timeline.value_or(0.0); },
+    {"timeline[s]", "timeline", "%.6g", [](const Scores& s) { return s.timeline.value_or(kNone); },
      true},
+    // The flow model (flow.hpp): what the flow-level simulation of docs/validation.md does with
+    // the trace; map re-ranks its candidates by it (docs/search.md).
+    {"flow[s]", "flow", "%.6g", [](const Scores& s) { return s.flow.value_or(kNone); }, true},
 };
 
 const char* const kRatioFormat = "%.3f";
 const char* const kRatioSuffix = "_ratio";
 
 std::string formatted(const char* pattern, double value) {
+  if (std::isnan(value)) return "-";
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, pattern, value);
   return buffer;
@@ -76,7 +86,7 @@ std::vector<ColumnValues> columnsOf(const std::vector<Scores>& scores,
 // A value over the baseline's; none when the baseline's is 0 (nothing to compare against).
 std::optional<double> ratio(const ColumnValues& column, std::size_t row, int baseline) {
   const double base = column.values[baseline];
-  if (base == 0) return std::nullopt;
+  if (base == 0 || std::isnan(base) || std::isnan(column.values[row])) return std::nullopt;
   return column.values[row] / base;
 }
 
@@ -85,8 +95,11 @@ std::optional<double> ratio(const ColumnValues& column, std::size_t row, int bas
 std::vector<bool> bestMarks(const ColumnValues& column) {
   std::vector<bool> marked(column.values.size(), false);
   if (!column.rank || column.values.size() < 2) return marked;
-  const std::string best =
-      formatted(column.format, *std::min_element(column.values.begin(), column.values.end()));
+  std::optional<double> lowest;
+  for (double v : column.values)
+    if (!std::isnan(v) && (!lowest || v < *lowest)) lowest = v;
+  if (!lowest) return marked;
+  const std::string best = formatted(column.format, *lowest);
   std::size_t count = 0;
   for (std::size_t i = 0; i < column.values.size(); ++i)
     count += marked[i] = formatted(column.format, column.values[i]) == best;
@@ -155,7 +168,9 @@ nlohmann::json scoresJson(const Scores& s) {
   nlohmann::json j;
   for (const Column& column : kColumns) j[column.key] = column.value(s);
   j["max_link_messages"] = s.maxLinkMessages;
-  if (!s.timeline) j["timeline"] = nullptr;  // not computed for these scores
+  // Not computed for these scores (kNone would print as null too; said here for the reader).
+  if (!s.timeline) j["timeline"] = nullptr;
+  if (!s.flow) j["flow"] = nullptr;
   return j;
 }
 
@@ -206,7 +221,8 @@ void printScores(std::ostream& out, const std::string& labelHeader,
       out << "\n";
       for (std::size_t i = 0; i < scores.size(); ++i) {
         out << csvField(labels[i]);
-        for (const ColumnValues& column : columns) out << "," << exactNumber(column.values[i]);
+        for (const ColumnValues& column : columns)
+          out << "," << (std::isnan(column.values[i]) ? "" : exactNumber(column.values[i]));
         for (const ColumnValues* column : ratioColumns) {
           const auto r = ratio(*column, i, baseline);
           out << "," << (r ? exactNumber(*r) : "");

@@ -23,7 +23,9 @@ Network::Network(const Machine& machine, const Box& box, std::size_t cacheBudget
       shape_(box.shape),
       stride_(box.stride),
       order_(machine.routingOrder),
-      wrap_(box.wrap) {
+      wrap_(box.wrap),
+      bandwidth_(machine.linkBandwidth),
+      latency_(machine.hopLatency) {
   if (machine.isGraph()) {
     if (box.nodeCount != machine.graph->computeCount())
       throw std::logic_error("a graph machine's box is all of its compute nodes");

@@ -91,14 +91,9 @@ std::string platformXml(const Machine& machine, const Box& box, const Network& r
   for (int a = 0; a < axes; ++a) axisName[a] = xmlSafe(machine.axes[a].name);
   // Every network link's name (empty: no such link), bandwidth and latency, by link id.
   std::vector<std::string> linkName(router.linkIdLimit());
-  std::vector<double> bandwidthOf(linkName.size(), machine.linkBandwidth),
-      latencyOf(linkName.size(), machine.hopLatency);
   if (router.isGraph()) {
-    for (LinkId link = 0; link < router.linkIdLimit(); ++link) {
+    for (LinkId link = 0; link < router.linkIdLimit(); ++link)
       linkName[link] = xmlSafe(router.linkName(link));
-      bandwidthOf[link] = router.linkArc(link).bandwidth;
-      latencyOf[link] = router.linkArc(link).latency;
-    }
   } else {
     for (int node = 0; node < nodes; ++node)
       for (int axis = 0; axis < axes; ++axis)
@@ -174,7 +169,7 @@ std::string platformXml(const Machine& machine, const Box& box, const Network& r
   }
   for (std::size_t link = 0; link < linkName.size(); ++link)
     if (!linkName[link].empty())
-      w.link(linkName[link], bandwidthOf[link], latencyOf[link], "SHARED");
+      w.link(linkName[link], router.bandwidthOf(link), router.latencyOf(link), "SHARED");
   if (capEngines) w.link("engine-cap", engineBandwidth, 0, "FATPIPE");
   for (int p = 0; p < nodes; ++p)
     for (int q = 0; q < nodes; ++q) {

@@ -6,6 +6,7 @@
 #include "annealing_loop.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/suggest.hpp"
+#include "tac3map/model/flow.hpp"
 #include "tac3map/search/incremental.hpp"
 #include "tac3map/search/incremental_compact.hpp"
 #include "tac3map/search/incremental_general.hpp"
@@ -54,8 +55,8 @@ SearchResult tac3Search(const Problem& problem, const Network& router, const Map
           : detail::annealWith<Tac3Objective>(problem, router, initial, schedule, annealing, seed,
                                               reference, bound, schedule.earlyStop, progress);
   // K > 1: whole-node swaps, rank swaps and kicks (node_swap.hpp) before the tie-break, with
-  // as much work as the annealing's schedule plans. Gated on K so that one-rank-per-node searches are
-  // exactly as before.
+  // as much work as the annealing's schedule plans. Gated on K so that one-rank-per-node searches
+  // are exactly as before.
   if (schedule.breakTies && problem.model.ranksPerNode > 1 && result.stopped == "schedule" &&
       !until.expired()) {
     NodeSwapResult swaps = swapNodeContents(problem, router, result.best, schedule,
@@ -71,6 +72,18 @@ SearchResult tac3Search(const Problem& problem, const Network& router, const Map
     if (progress) progress->phase.store(Phase::TieBreak, std::memory_order_relaxed);
     TieBreakResult ties = breakTac3Ties(problem, router, result.best, schedule,
                                         tieBreakBudget(problem, result.trials), until);
+    // The descent lowers shared-link pairs, a proxy for what the run sees; where the flow
+    // model can simulate the trace (flow.hpp) it judges, and the descent's start is kept when
+    // it runs faster (same tac3: the descent never raises it).
+    if (const auto before =
+            flowSeconds(problem, router, result.best, kPlateauFlowMessages, kPlateauFlowWork)) {
+      const auto after =
+          flowSeconds(problem, router, ties.mapping, kPlateauFlowMessages, kPlateauFlowWork);
+      if (after && *before < *after) {
+        ties.mapping = result.best;
+        ties.moves = 0;
+      }
+    }
     result.best = std::move(ties.mapping);
     result.tieBreakMoves = ties.moves;
     if (ties.timedOut) result.stopped = "time-limit";

@@ -35,6 +35,10 @@ struct Scores {
   // The timeline model's length in seconds (timeline.hpp), where the caller computed it
   // (Job::score): equal to tac3 with barriers between all steps.
   std::optional<double> timeline;
+  // The flow model's length in seconds (flow.hpp): messages in flight share links max-min
+  // fairly, as the validation's simulator shares them; where the caller computed it and the
+  // trace is within the model's size cap.
+  std::optional<double> flow;
   double tahb = 0;      // byte-hops
   double rmattO2f = 0;  // byte-hops x bytes
   int maxLinkMessages = 0;

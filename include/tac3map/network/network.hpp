@@ -68,6 +68,11 @@ class Network {
     walk(p, q, visit);
   }
 
+  // A link's bandwidth (bytes/s) and latency (s): the machine file's link_bandwidth and
+  // hop_latency for every link of a box, the link's own on a graph.
+  double bandwidthOf(LinkId link) const { return graph_ ? linkArc(link).bandwidth : bandwidth_; }
+  double latencyOf(LinkId link) const { return graph_ ? linkArc(link).latency : latency_; }
+
   std::vector<LinkId> route(int p, int q) const;
   int hops(int p, int q) const;
   // The most hops any route of the box takes.
@@ -119,7 +124,8 @@ class Network {
   std::vector<LinkId> arcOfCapacity_;  // graph: the first arc of each link id
   std::vector<int> shape_, stride_, order_;
   std::vector<bool> wrap_;
-  std::vector<int> coords_;  // node * axes + axis
+  double bandwidth_ = 0, latency_ = 0;  // a box's links (graphs: per arc)
+  std::vector<int> coords_;             // node * axes + axis
   // Per axis a size x size table of leg(); computed once so the hot path has no division.
   std::vector<int> legStart_;
   std::vector<std::int16_t> legs_;

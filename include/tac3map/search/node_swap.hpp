@@ -11,7 +11,10 @@
 //   swapped with random slots of other nodes, from `seed`) and a descent, each round kept
 //   when the key is no higher than before it (equal keys too: tac3 is a max over links and
 //   most moves leave it unchanged, so the rounds wander across its plateaus) and undone
-//   otherwise, until its budget of work is spent.
+//   otherwise, until its budget of work is spent;
+// - returns, of the maps the rounds stood on at the lowest key value reached, the one the flow
+//   model (flow.hpp) finds fastest, where the trace is small enough to simulate (its first
+//   kPlateauFlowSamples maps; else the last map).
 // Pairs: every pair of nodes and every node for a rank on allocations of at most
 // kNodeSwapAllPairs nodes, else the nodes of the partners and their neighbours. It counts
 // work, not time: its result depends only on its start, budget and seed (and the deadline,
@@ -35,7 +38,8 @@ struct NodeSwapResult {
   std::uint64_t trials = 0;     // node swaps evaluated
   std::uint64_t work = 0;       // communications visited by the engine (each rank move counted)
   int passes = 0;
-  int rounds = 0;  // kicks
+  int rounds = 0;       // kicks
+  int plateauMaps = 0;  // maps of the lowest plateau the flow model ranked
   bool timedOut = false;
 };
 
@@ -44,6 +48,11 @@ inline constexpr int kNodeSwapMaxPasses = 16;
 inline constexpr int kNodeSwapMaxRounds = 4096;
 inline constexpr int kNodeSwapKick = 2;
 inline constexpr double kNodeSwapWorkPerTrial = 32;
+// The flow model ranks plateau maps (below) of traces of at most this many messages, at most
+// this many maps per refinement: each ranking is a simulation of the trace.
+inline constexpr std::size_t kPlateauFlowMessages = std::size_t{1} << 10;
+inline constexpr std::uint64_t kPlateauFlowWork = std::uint64_t{1} << 20;
+inline constexpr int kPlateauFlowSamples = 64;
 // The refinement looks at the clock every this much work.
 inline constexpr std::uint64_t kNodeSwapCheckWork = std::uint64_t{1} << 16;
 
@@ -57,9 +66,8 @@ std::uint64_t nodeRefinementBudget(const Problem& problem, const Schedule& sched
 // `schedule` gives the engine (Tac3Engine) and the allocation. The result's (tac3, shared
 // pairs) is never above the start's. With one rank per node it returns the start (a node swap
 // is then a rank swap, which the search already tries).
-NodeSwapResult swapNodeContents(const Problem& problem, const Network& router,
-                                const Mapping& start, const Schedule& schedule,
-                                std::uint64_t budget, std::uint64_t seed,
+NodeSwapResult swapNodeContents(const Problem& problem, const Network& router, const Mapping& start,
+                                const Schedule& schedule, std::uint64_t budget, std::uint64_t seed,
                                 const Deadline& deadline = {});
 
 }  // namespace tac3map

@@ -1,0 +1,62 @@
+// The flow model (docs/model.md, "The flow model"): the trace's length when its messages
+// share bandwidth as a flow-level network simulator shares it, the referee of
+// docs/validation.md (SimGrid's CM02 model on the platform `tac3map platform` writes).
+//
+// Messages start as in the timeline model (timeline.hpp): a message of a set starts when both
+// its ranks' messages of their previous sets are done (and, after a barrier, every earlier
+// message). Unlike the timeline, whose durations are fixed per set, every message in flight
+// shares every link of its route with every other message in flight, whichever set it
+// belongs to, by max-min fairness (progressive filling), the rates recomputed whenever a
+// message starts or ends. A message first waits its route's latency (the machine's
+// message_latency plus each network link's latency), then moves its bytes.
+//
+// The links are the platform's: each network link at its bandwidth; per node an injection
+// and an ejection link of E x the engine bandwidth that every route leaving, resp. entering,
+// the node crosses; each message at most one engine's bandwidth when an engine is slower than
+// a link; messages between two ranks of one node over the node's memory link at
+// intra_node_bandwidth (none given: only their latency).
+//
+// With a barrier between every two sets, messages of one size, no latency and engines no
+// slower than links, the length is tac3 exactly (tests/flow_test.cpp): the busiest link of a
+// set, n messages over capacity c, holds each of them at c / n until all end, and no message
+// elsewhere gets less. Otherwise it charges what tac3 leaves out: latency, steps that overlap
+// and load each other's links, messages of different sizes.
+//
+// Cost: an event per message start and end, each recomputing the shares of the messages in
+// flight (O(flows x route x log) with a heap of links); for scoring and for re-ranking a
+// search's candidates, not for the search's trials. Traces of more than kFlowMaxMessages
+// message instances are not simulated, nor is any whose sharings visit more than kFlowMaxWork
+// links (about a second): counted in work, so the answer never depends on the machine.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "tac3map/mapping/mapping.hpp"
+#include "tac3map/model/problem.hpp"
+#include "tac3map/network/network.hpp"
+
+namespace tac3map {
+
+inline constexpr std::size_t kFlowMaxMessages = std::size_t{1} << 14;
+inline constexpr std::uint64_t kFlowMaxWork = std::uint64_t{1} << 22;
+
+// The messages the flow model would simulate: the sum over the trace's sets of their sizes.
+std::size_t flowMessageCount(const Problem& problem);
+
+// The length in seconds, or nothing when the trace has more than `maxMessages` message
+// instances (flowMessageCount) or the simulation more than `maxWork` work.
+std::optional<double> flowSeconds(const Problem& problem, const Network& router,
+                                  const Mapping& mapping,
+                                  std::size_t maxMessages = kFlowMaxMessages,
+                                  std::uint64_t maxWork = kFlowMaxWork);
+
+// Of `mappings`, the index of the one the flow model finds fastest (the first on ties), or
+// nothing when the trace is above `maxMessages`: how map re-ranks its candidates.
+std::optional<std::size_t> fastestByFlow(const Problem& problem, const Network& router,
+                                         const std::vector<const Mapping*>& mappings,
+                                         std::size_t maxMessages = kFlowMaxMessages);
+
+}  // namespace tac3map

@@ -1,0 +1,379 @@
+#include "tac3map/model/flow.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace tac3map {
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+// Events closer than this (relative) happen together: a flow whose end falls within it of the
+// next event ends there instead of leaving a residue of rounding error to a later event.
+constexpr double kTogether = 1e-12;
+
+// Each communication of the problem (one per distinct set member) with its route under the
+// mapping: the links it crosses (local ids, Links below), its latency and its rate bound.
+struct Routes {
+  std::vector<std::uint32_t> start;  // links of c: link[start[c] .. start[c + 1])
+  std::vector<std::uint32_t> link;
+  std::vector<double> latency, cap;
+};
+
+// Local link ids: the network's, then per node its injection, ejection and memory link.
+struct Links {
+  std::vector<double> capacity;
+  std::uint32_t network = 0, nodes = 0;
+  std::uint32_t injection(int node) const { return network + static_cast<std::uint32_t>(node); }
+  std::uint32_t ejection(int node) const {
+    return network + nodes + static_cast<std::uint32_t>(node);
+  }
+  std::uint32_t memory(int node) const {
+    return network + 2 * nodes + static_cast<std::uint32_t>(node);
+  }
+};
+
+Links makeLinks(const Network& router, const Model& model) {
+  Links links;
+  links.network = static_cast<std::uint32_t>(router.linkIdLimit());
+  links.nodes = static_cast<std::uint32_t>(router.nodeCount());
+  links.capacity.resize(links.network + 3 * static_cast<std::size_t>(links.nodes));
+  for (LinkId l = 0; l < router.linkIdLimit(); ++l) links.capacity[l] = router.bandwidthOf(l);
+  const double engine =
+      model.injectionBandwidth > 0 ? model.injectionBandwidth : model.linkBandwidth;
+  for (std::uint32_t n = 0; n < links.nodes; ++n) {
+    links.capacity[links.injection(static_cast<int>(n))] = model.engines * engine;
+    links.capacity[links.ejection(static_cast<int>(n))] = model.engines * engine;
+    links.capacity[links.memory(static_cast<int>(n))] = model.intraNodeBandwidth;
+  }
+  return links;
+}
+
+Routes makeRoutes(const Problem& problem, const Network& router, const Mapping& mapping,
+                  const Links& links) {
+  const Model& model = problem.model;
+  const double engine =
+      model.injectionBandwidth > 0 ? model.injectionBandwidth : model.linkBandwidth;
+  const double flowCap = engine < model.linkBandwidth ? engine : kInfinity;
+  Routes routes;
+  routes.start.push_back(0);
+  for (std::size_t c = 0; c < problem.realCommunications; ++c) {
+    const int p = mapping.nodeOfTask[problem.src[c]], q = mapping.nodeOfTask[problem.dst[c]];
+    double latency = model.messageLatency;
+    if (p == q) {
+      if (model.intraNodeBandwidth > 0) routes.link.push_back(links.memory(p));
+      routes.cap.push_back(kInfinity);
+    } else {
+      routes.link.push_back(links.injection(p));
+      router.forEachLink(p, q, [&](LinkId l) {
+        routes.link.push_back(static_cast<std::uint32_t>(l));
+        latency += router.latencyOf(l);
+      });
+      routes.link.push_back(links.ejection(q));
+      routes.cap.push_back(flowCap);
+    }
+    routes.latency.push_back(latency);
+    routes.start.push_back(static_cast<std::uint32_t>(routes.link.size()));
+  }
+  return routes;
+}
+
+// The order the flows wait in: each message instance (a communication of one set of the
+// trace) waits for the groups (a rank's messages of one set) of its two ranks' previous sets
+// and, after a barrier, for the whole epoch (the messages since the barrier before) before it.
+struct Order {
+  std::vector<std::uint32_t> comm;                  // per instance: its communication
+  std::vector<std::uint32_t> groupOf;               // per instance: 2 groups (its src's, its dst's)
+  std::vector<std::uint32_t> needs;                 // per instance: what it still waits for
+  std::vector<std::vector<std::uint32_t>> waiters;  // per group: instances waiting for it
+  std::vector<std::uint32_t> groupLeft;             // per group: its messages not done
+  std::vector<std::uint32_t> epochStart;  // instances of epoch e: [start[e], start[e + 1])
+  std::vector<std::uint32_t> epochLeft;
+  std::vector<std::uint32_t> epochOf;
+};
+
+Order makeOrder(const Problem& problem) {
+  std::vector<std::vector<std::uint32_t>> members(problem.realCcsCount);
+  for (std::size_t c = 0; c < problem.realCommunications; ++c)
+    members[problem.ccs[c]].push_back(static_cast<std::uint32_t>(c));
+  Order o;
+  const std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> last(problem.tasks, none), current(problem.tasks, none);
+  std::vector<std::size_t> stamp(problem.tasks, static_cast<std::size_t>(-1));
+  std::vector<int> touched;
+  o.epochStart.push_back(0);
+  for (std::size_t k = 0; k < problem.ccsOfSet.size(); ++k) {
+    if (k > 0 && !problem.barrierBefore.empty() && problem.barrierBefore[k])
+      o.epochStart.push_back(static_cast<std::uint32_t>(o.comm.size()));
+    const std::uint32_t epoch = static_cast<std::uint32_t>(o.epochStart.size() - 1);
+    touched.clear();
+    for (std::uint32_t c : members[problem.ccsOfSet[k]]) {
+      const auto i = static_cast<std::uint32_t>(o.comm.size());
+      o.comm.push_back(c);
+      o.epochOf.push_back(epoch);
+      o.needs.push_back(epoch > 0 ? 1 : 0);
+      for (const int rank : {problem.src[c], problem.dst[c]}) {
+        if (last[rank] != none) {  // the rank's group of its previous set
+          o.waiters[last[rank]].push_back(i);
+          ++o.needs.back();
+        }
+        if (stamp[rank] != k) {  // the rank's group of this set
+          stamp[rank] = k;
+          current[rank] = static_cast<std::uint32_t>(o.groupLeft.size());
+          o.groupLeft.push_back(0);
+          o.waiters.emplace_back();
+          touched.push_back(rank);
+        }
+        ++o.groupLeft[current[rank]];
+        o.groupOf.push_back(current[rank]);
+      }
+    }
+    for (const int rank : touched) last[rank] = current[rank];
+  }
+  o.epochStart.push_back(static_cast<std::uint32_t>(o.comm.size()));
+  for (std::size_t e = 0; e + 1 < o.epochStart.size(); ++e)
+    o.epochLeft.push_back(o.epochStart[e + 1] - o.epochStart[e]);
+  return o;
+}
+
+class FlowSimulation {
+ public:
+  FlowSimulation(const Links& links, const Routes& routes, Order order)
+      : links_(links), routes_(routes), o_(std::move(order)) {
+    const std::size_t n = o_.comm.size();
+    remaining_.assign(n, 0.0);
+    rate_.assign(n, 0.0);
+    latencyEnd_.assign(n, 0.0);
+    count_.assign(links.capacity.size(), 0);
+    residual_.assign(links.capacity.size(), 0.0);
+    slot_.assign(links.capacity.size(), 0);
+    version_.assign(links.capacity.size(), 0);
+    for (double cap : routes.cap) flowCap_ = std::min(flowCap_, cap);
+  }
+
+  // The length, or nothing once the sharings have visited more than `maxWork` links.
+  std::optional<double> run(const Problem& problem, std::uint64_t maxWork) {
+    maxWork_ = maxWork;
+    for (std::uint32_t i = o_.epochStart[0]; i < o_.epochStart[1]; ++i)
+      if (o_.needs[i] == 0) ready_.push_back(i);
+    if (o_.epochLeft.front() == 0) epochDone(0);
+    startReady(problem);
+    while (!transfer_.empty() || !latent_.empty()) {
+      if (work_ > maxWork_) return std::nullopt;
+      shareBandwidth();
+      double next = kInfinity;
+      for (std::uint32_t i : latent_) next = std::min(next, latencyEnd_[i]);
+      for (std::uint32_t i : transfer_) next = std::min(next, now_ + remaining_[i] / rate_[i]);
+      const double dt = next - now_, close = next * kTogether;
+      now_ = next;
+      // Flows whose end falls at the event end there; the others move on.
+      std::size_t kept = 0;
+      for (std::uint32_t i : transfer_) {
+        if (now_ - dt + remaining_[i] / rate_[i] <= next + close) {
+          done_.push_back(i);
+        } else {
+          remaining_[i] = std::max(0.0, remaining_[i] - rate_[i] * dt);
+          transfer_[kept++] = i;
+        }
+      }
+      transfer_.resize(kept);
+      kept = 0;
+      for (std::uint32_t i : latent_) {
+        if (latencyEnd_[i] <= next + close)
+          beginTransfer(problem, i);
+        else
+          latent_[kept++] = i;
+      }
+      latent_.resize(kept);
+      for (std::size_t d = 0; d < done_.size(); ++d) complete(done_[d]);
+      done_.clear();
+      startReady(problem);
+    }
+    return end_;
+  }
+
+ private:
+  void startReady(const Problem& problem) {
+    while (!ready_.empty()) {
+      const std::uint32_t i = ready_.back();
+      ready_.pop_back();
+      const std::uint32_t c = o_.comm[i];
+      if (routes_.latency[c] > 0) {
+        latencyEnd_[i] = now_ + routes_.latency[c];
+        latent_.push_back(i);
+      } else {
+        beginTransfer(problem, i);
+      }
+      for (std::size_t d = 0; d < done_.size(); ++d) complete(done_[d]);
+      done_.clear();
+    }
+  }
+
+  // The bytes start moving; a message with nothing to move or no link to move it on (inside
+  // a node whose bandwidth is not given) is done at once.
+  void beginTransfer(const Problem& problem, std::uint32_t i) {
+    const std::uint32_t c = o_.comm[i];
+    remaining_[i] = static_cast<double>(problem.bytes[c]);
+    if (remaining_[i] <= 0 || routes_.start[c] == routes_.start[c + 1]) {
+      done_.push_back(i);
+      return;
+    }
+    transfer_.push_back(i);
+  }
+
+  void complete(std::uint32_t i) {
+    end_ = std::max(end_, now_);
+    for (int side = 0; side < 2; ++side) {
+      const std::uint32_t g = o_.groupOf[2 * static_cast<std::size_t>(i) + side];
+      if (--o_.groupLeft[g] == 0)
+        for (std::uint32_t w : o_.waiters[g])
+          if (--o_.needs[w] == 0) ready_.push_back(w);
+    }
+    const std::uint32_t e = o_.epochOf[i];
+    if (--o_.epochLeft[e] == 0) epochDone(e);
+  }
+
+  // Every message of epoch e is done: the barrier after it opens (empty epochs pass at once).
+  void epochDone(std::uint32_t e) {
+    while (e + 1 < o_.epochLeft.size()) {
+      ++e;
+      for (std::uint32_t i = o_.epochStart[e]; i < o_.epochStart[e + 1]; ++i)
+        if (--o_.needs[i] == 0) ready_.push_back(i);
+      if (o_.epochLeft[e] > 0) return;
+    }
+  }
+
+  // Max-min fair rates of the flows moving bytes (progressive filling): the link whose
+  // capacity left, shared by its flows not yet fixed, is smallest fixes those flows at that
+  // share; the per-flow bound (one engine) fixes every flow it binds. Until every flow is fixed.
+  // The links wait in a heap by share (entries of an older version of a link are skipped), so
+  // one sharing costs O(flows x route x log) rather than a scan of every link per level.
+  void shareBandwidth() {
+    touched_.clear();
+    for (std::uint32_t i : transfer_) {
+      const std::uint32_t c = o_.comm[i];
+      work_ += routes_.start[c + 1] - routes_.start[c];
+      for (std::uint32_t k = routes_.start[c]; k < routes_.start[c + 1]; ++k) {
+        const std::uint32_t l = routes_.link[k];
+        if (count_[l]++ == 0) {
+          touched_.push_back(l);
+          residual_[l] = links_.capacity[l];
+        }
+      }
+      rate_[i] = -1;  // not fixed
+    }
+    // The flows of each touched link (CSR over touched_ order).
+    offset_.resize(touched_.size() + 1);
+    offset_[0] = 0;
+    for (std::size_t j = 0; j < touched_.size(); ++j) {
+      slot_[touched_[j]] = static_cast<std::uint32_t>(j);
+      offset_[j + 1] = offset_[j] + count_[touched_[j]];
+    }
+    flowsOfLink_.resize(offset_.back());
+    fill_.assign(offset_.begin(), offset_.end() - 1);
+    for (std::uint32_t i : transfer_) {
+      const std::uint32_t c = o_.comm[i];
+      for (std::uint32_t k = routes_.start[c]; k < routes_.start[c + 1]; ++k)
+        flowsOfLink_[fill_[slot_[routes_.link[k]]]++] = i;
+    }
+    heap_.clear();
+    for (std::uint32_t l : touched_) heap_.push_back({residual_[l] / count_[l], l, ++version_[l]});
+    std::make_heap(heap_.begin(), heap_.end(), Later{});
+    std::size_t unfixed = transfer_.size();
+    bool capped = false;
+    while (unfixed > 0 && !heap_.empty()) {
+      std::pop_heap(heap_.begin(), heap_.end(), Later{});
+      const Entry top = heap_.back();
+      heap_.pop_back();
+      if (top.version != version_[top.link] || count_[top.link] == 0) continue;
+      if (!capped && flowCap_ < top.share) {  // one engine binds first: every capped flow
+        capped = true;
+        heap_.push_back(top);
+        std::push_heap(heap_.begin(), heap_.end(), Later{});
+        for (std::uint32_t i : transfer_)
+          if (rate_[i] < 0 && routes_.cap[o_.comm[i]] <= flowCap_) fix(i, flowCap_, unfixed);
+        continue;
+      }
+      const std::uint32_t j = slot_[top.link];
+      for (std::uint32_t f = offset_[j]; f < offset_[j + 1]; ++f)
+        if (rate_[flowsOfLink_[f]] < 0) fix(flowsOfLink_[f], top.share, unfixed);
+    }
+  }
+
+  void fix(std::uint32_t i, double rate, std::size_t& unfixed) {
+    rate_[i] = rate;
+    --unfixed;
+    const std::uint32_t c = o_.comm[i];
+    work_ += routes_.start[c + 1] - routes_.start[c];
+    for (std::uint32_t k = routes_.start[c]; k < routes_.start[c + 1]; ++k) {
+      const std::uint32_t l = routes_.link[k];
+      residual_[l] = std::max(0.0, residual_[l] - rate);
+      ++version_[l];
+      if (--count_[l] > 0) {
+        heap_.push_back({residual_[l] / count_[l], l, version_[l]});
+        std::push_heap(heap_.begin(), heap_.end(), Later{});
+      }
+    }
+  }
+
+  struct Entry {
+    double share;
+    std::uint32_t link, version;
+  };
+  struct Later {  // a min-heap by share, then link id: a fixed order
+    bool operator()(const Entry& a, const Entry& b) const {
+      return a.share > b.share || (a.share == b.share && a.link > b.link);
+    }
+  };
+
+  const Links& links_;
+  const Routes& routes_;
+  Order o_;
+  std::vector<double> remaining_, rate_, latencyEnd_, residual_;
+  std::vector<std::uint32_t> count_, touched_, transfer_, latent_, ready_, done_;
+  std::vector<std::uint32_t> slot_, offset_, fill_, flowsOfLink_, version_;
+  std::vector<Entry> heap_;
+  double flowCap_ = kInfinity;
+  std::uint64_t maxWork_ = 0;
+  std::uint64_t work_ = 0;  // links visited by the sharings: the simulation's cost
+  double now_ = 0, end_ = 0;
+};
+
+}  // namespace
+
+std::size_t flowMessageCount(const Problem& problem) {
+  std::vector<std::size_t> size(problem.realCcsCount, 0);
+  for (std::size_t c = 0; c < problem.realCommunications; ++c) ++size[problem.ccs[c]];
+  std::size_t total = 0;
+  for (int t : problem.ccsOfSet) total += size[t];
+  return total;
+}
+
+std::optional<double> flowSeconds(const Problem& problem, const Network& router,
+                                  const Mapping& mapping, std::size_t maxMessages,
+                                  std::uint64_t maxWork) {
+  if (flowMessageCount(problem) > maxMessages) return std::nullopt;
+  const Links links = makeLinks(router, problem.model);
+  const Routes routes = makeRoutes(problem, router, mapping, links);
+  return FlowSimulation(links, routes, makeOrder(problem)).run(problem, maxWork);
+}
+
+std::optional<std::size_t> fastestByFlow(const Problem& problem, const Network& router,
+                                         const std::vector<const Mapping*>& mappings,
+                                         std::size_t maxMessages) {
+  if (mappings.empty() || flowMessageCount(problem) > maxMessages) return std::nullopt;
+  std::size_t best = 0;
+  double bestSeconds = kInfinity;
+  for (std::size_t i = 0; i < mappings.size(); ++i) {
+    const std::optional<double> seconds = flowSeconds(problem, router, *mappings[i], maxMessages);
+    if (!seconds) return std::nullopt;  // too costly to simulate
+    if (*seconds < bestSeconds) {
+      bestSeconds = *seconds;
+      best = i;
+    }
+  }
+  return best;
+}
+
+}  // namespace tac3map
