@@ -6,8 +6,8 @@ timeline, and is the tac3 map ever slower than another map?
 usage: fidelity_summary.py PEERS.csv        (prints markdown on standard output)
 
 Per case (program, barriers, box, engines, K):
-  tau tac3 / tau timeline  Kendall tau-b between the score and the simulated time over the
-                           case's maps (1 = the same order);
+  tau tac3 / timeline / flow  Kendall tau-b between the score and the simulated time over
+                           the case's maps (1 = the same order);
   bad pairs                pairs of maps where one scores lower by more than 5% and runs slower
                            by more than 5%;
   predict                  the largest |predicted / simulated - 1| over the maps;
@@ -66,16 +66,21 @@ for r in csv.DictReader(open(sys.argv[1])):
     key = (r["program"], r["barriers"], r["boxes"], r["shape"], r["engines"], r["ranks_per_node"])
     groups.setdefault(key, []).append(r)
 
-print("| case | barriers | box | K | maps | tau tac3 | tau timeline | bad pairs tac3 | "
-      "bad pairs timeline | predict max error | tac3 / best other | best other | "
-      "tac3 / launcher best | seeds max/min |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("| case | barriers | box | K | maps | tau tac3 | tau timeline | tau flow | bad pairs tac3 | "
+      "bad pairs timeline | bad pairs flow | flow max error | predict max error | "
+      "tac3 / best other | best other | tac3 / launcher best | seeds max/min |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 rows = []
 for (program, barriers, boxes, shape, engines, k), runs in groups.items():
     sim = [float(r["simulated_seconds"]) for r in runs]
     tac3 = [float(r["tac3_seconds"]) for r in runs]
     timeline = [number(r.get("timeline_seconds")) for r in runs]
     predicted = [number(r.get("predicted_seconds")) for r in runs]
+    flow = [number(r.get("flow_seconds")) for r in runs]
+    have_flow = all(f is not None for f in flow)
+    tauf = kendall_tau_b(flow, sim) if have_flow else float("nan")
+    badf = bad_pairs(flow, sim) if have_flow else -1
+    flow_error = max(abs(f / s - 1) for f, s in zip(flow, sim)) if have_flow else float("nan")
     names = [r["mapping"] for r in runs]
     have_timeline = all(t is not None for t in timeline)
     tau3 = kendall_tau_b(tac3, sim)
@@ -91,11 +96,12 @@ for (program, barriers, boxes, shape, engines, k), runs in groups.items():
     launchers = [s for n, s in zip(names, sim)
                  if n in ("identity", "round-robin", "tofu-default") or n.startswith("scotch-")]
     row = dict(program=program, barriers=barriers == "1", k=int(k), tau3=tau3, taut=taut,
-               bad3=bad3, badt=badt, error=worst_error, r_other=main_tac3 / best_other[0],
+               tauf=tauf, badf=badf, bad3=bad3, badt=badt, error=worst_error, r_other=main_tac3 / best_other[0],
                r_launcher=main_tac3 / min(launchers), seeds=max(tac3_maps) / min(tac3_maps))
     rows.append(row)
     print(f"| {program} | {'yes' if row['barriers'] else 'no'} | {shape} | {k} | {len(runs)} "
-          f"| {tau3:.2f} | {taut:.2f} | {bad3} | {badt} | {worst_error:.3f} "
+          f"| {tau3:.2f} | {taut:.2f} | {tauf:.2f} | {bad3} | {badt} | {badf} | {flow_error:.3f} "
+          f"| {worst_error:.3f} "
           f"| {row['r_other']:.3f} | {best_other[1]} | {row['r_launcher']:.3f} "
           f"| {row['seeds']:.3f} |")
 
@@ -106,9 +112,10 @@ def verdict(ok):
 
 if rows:
     print()
-    for name, key in (("tac3", "tau3"), ("timeline", "taut")):
-        worst = min(rows, key=lambda r: r[key])
-        bad = sum(r["bad3" if key == "tau3" else "badt"] for r in rows)
+    for name, key, badkey in (("tac3", "tau3", "bad3"), ("timeline", "taut", "badt"),
+                              ("flow", "tauf", "badf")):
+        worst = min(rows, key=lambda r: r[key] if not math.isnan(r[key]) else -2)
+        bad = sum(r[badkey] for r in rows)
         print(f"- **{verdict(worst[key] >= 0.9 and bad == 0)}** score = {name}: Kendall tau >= 0.9 "
               f"on every case (worst {worst[key]:.2f}: {worst['program']} K={worst['k']}), "
               f"bad pairs (5%/5%) {bad}")
