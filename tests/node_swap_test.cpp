@@ -18,6 +18,13 @@
 namespace tac3map {
 namespace {
 
+// A generated trace's CCSs under `model` (a level's messages one set with several engines).
+Problem problemFrom(const std::string& trace, const Model& model) {
+  CcsOptions options;
+  options.engines = model.engines;
+  return makeProblem(extractCcs(testing::traceFromText(trace), options), model);
+}
+
 // Work for one refinement here: enough for the descent and some rounds of kicks, small enough
 // for a unit test.
 constexpr std::uint64_t kWork = std::uint64_t{1} << 18;
@@ -90,11 +97,7 @@ TEST(NodeSwap, PutsExchangedBlocksBack) {
   o.dims = {8, 4, 4};
   o.periodic = true;
   o.bytes = 262144;
-  const Model model = makeModel(fx10, 0, 4);
-  CcsOptions options;
-  options.engines = model.engines;
-  const Problem p =
-      makeProblem(extractCcs(testing::traceFromText(generateStencilTrace(o)), options), model);
+  const Problem p = problemFrom(generateStencilTrace(o), makeModel(fx10, 0, 4));
   const Allocation whole = Allocation::wholeBox(box.nodeCount, 4);
   const Mapping folded = makeNodeFoldMapper()->build({fx10, box, p, router, whole, {}});
   Mapping mixed = folded;
@@ -137,11 +140,7 @@ TEST(NodeSwap, ArrangesCgBlocksWithEverySeed) {
     CgOptions cg;
     cg.ranks = 64;
     cg.bytes = 1048576;
-    const Model model = makeModel(fx10, 0, 4);
-    CcsOptions options;
-    options.engines = model.engines;
-    const Problem p =
-        makeProblem(extractCcs(testing::traceFromText(generateCgTrace(cg)), options), model);
+    const Problem p = problemFrom(generateCgTrace(cg), makeModel(fx10, 0, 4));
     const Allocation whole = Allocation::wholeBox(box.nodeCount, 4);
     Schedule schedule;
     schedule.allocation = whole;

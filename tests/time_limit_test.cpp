@@ -214,8 +214,12 @@ class MapTimeLimit : public testing::CommandTest {
     const auto report = nlohmann::json::parse(testing::slurp(out("m.json")));
     const double setup = report["time"]["setup_seconds"];
     // Generous: the limit, reading the trace and building routes, and 3 s for the steps that
-    // are not interrupted (building a start, scoring a mapping) and for writing the outputs.
-    EXPECT_LT(wall, 1 + setup + 3) << flags << "\n" << r.out;
+    // are not interrupted (building a start, scoring a mapping, coarsening and building each
+    // multilevel level) and for writing the outputs. Under the sanitizers those steps run
+    // several times slower (multilevel's six levels took 2.5 s more): 9 s there; the release
+    // pass holds the tool to 3 s.
+    const double margin = testing::underSanitizers() ? 9 : 3;
+    EXPECT_LT(wall, 1 + setup + margin) << flags << "\n" << r.out;
     EXPECT_EQ(report["time"]["limit"], 1.0);
     EXPECT_EQ(report["time"]["stopped"], "time-limit");
     EXPECT_NE(r.out.find("limit 1 s, reached"), std::string::npos) << r.out;

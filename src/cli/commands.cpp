@@ -267,8 +267,8 @@ int runMap(const MapOptions& o) {
     accepted += c.accepted;
     chains.push_back({{"chain", i},
                       {"seed", o.seed + i},
-                      // No timeline: with MPI another process holds the chain's map, and the report
-                      // must not depend on the process count.
+                      // No timeline or flow: with MPI another process holds the chain's map, and
+                      // the report must not depend on the process count.
                       {"scores", scoresJson(toScores(c.bestScores, job.machine.linkBandwidth))},
                       {"trials", c.trials},
                       {"accepted", c.accepted},

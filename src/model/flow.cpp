@@ -12,6 +12,8 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // Events closer than this (relative) happen together: a flow whose end falls within it of the
 // next event ends there instead of leaving a residue of rounding error to a later event.
 constexpr double kTogether = 1e-12;
+// A simulation with a deadline looks at the clock every this many events.
+constexpr std::uint64_t kClockEvents = 64;
 
 // Each communication of the problem (one per distinct set member) with its route under the
 // mapping: the links it crosses (local ids, Links below), its latency and its rate bound.
@@ -153,14 +155,19 @@ class FlowSimulation {
   }
 
   // The length, or nothing once the sharings have visited more than `maxWork` links.
-  std::optional<double> run(const Problem& problem, std::uint64_t maxWork) {
+  std::optional<double> run(const Problem& problem, std::uint64_t maxWork,
+                            FlowClock::time_point until) {
     maxWork_ = maxWork;
+    std::uint64_t events = 0;
     for (std::uint32_t i = o_.epochStart[0]; i < o_.epochStart[1]; ++i)
       if (o_.needs[i] == 0) ready_.push_back(i);
     if (o_.epochLeft.front() == 0) epochDone(0);
     startReady(problem);
     while (!transfer_.empty() || !latent_.empty()) {
       if (work_ > maxWork_) return std::nullopt;
+      if (until != FlowClock::time_point::max() && ++events % kClockEvents == 0 &&
+          FlowClock::now() >= until)
+        return std::nullopt;
       shareBandwidth();
       double next = kInfinity;
       for (std::uint32_t i : latent_) next = std::min(next, latencyEnd_[i]);
@@ -352,11 +359,11 @@ std::size_t flowMessageCount(const Problem& problem) {
 
 std::optional<double> flowSeconds(const Problem& problem, const Network& router,
                                   const Mapping& mapping, std::size_t maxMessages,
-                                  std::uint64_t maxWork) {
+                                  std::uint64_t maxWork, FlowClock::time_point until) {
   if (flowMessageCount(problem) > maxMessages) return std::nullopt;
   const Links links = makeLinks(router, problem.model);
   const Routes routes = makeRoutes(problem, router, mapping, links);
-  return FlowSimulation(links, routes, makeOrder(problem)).run(problem, maxWork);
+  return FlowSimulation(links, routes, makeOrder(problem)).run(problem, maxWork, until);
 }
 
 std::optional<std::size_t> fastestByFlow(const Problem& problem, const Network& router,

@@ -29,6 +29,7 @@
 // links (about a second): counted in work, so the answer never depends on the machine.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -40,18 +41,21 @@
 
 namespace tac3map {
 
-inline constexpr std::size_t kFlowMaxMessages = std::size_t{1} << 14;
+inline constexpr std::size_t kFlowMaxMessages = std::size_t{1} << 13;
 inline constexpr std::uint64_t kFlowMaxWork = std::uint64_t{1} << 22;
 
 // The messages the flow model would simulate: the sum over the trace's sets of their sizes.
 std::size_t flowMessageCount(const Problem& problem);
 
 // The length in seconds, or nothing when the trace has more than `maxMessages` message
-// instances (flowMessageCount) or the simulation more than `maxWork` work.
+// instances (flowMessageCount), the simulation more than `maxWork` work, or the clock passes
+// `until` (a search's deadline: within a search the simulation shares it).
+using FlowClock = std::chrono::steady_clock;
 std::optional<double> flowSeconds(const Problem& problem, const Network& router,
                                   const Mapping& mapping,
                                   std::size_t maxMessages = kFlowMaxMessages,
-                                  std::uint64_t maxWork = kFlowMaxWork);
+                                  std::uint64_t maxWork = kFlowMaxWork,
+                                  FlowClock::time_point until = FlowClock::time_point::max());
 
 // Of `mappings`, the index of the one the flow model finds fastest (the first on ties), or
 // nothing when the trace is above `maxMessages`: how map re-ranks its candidates.
