@@ -84,9 +84,8 @@ class NodeRefinement {
     if (!rankFlow_ || result_.plateauMaps >= kPlateauFlowSamples) return;
     ++result_.plateauMaps;
     Mapping current = placement_.mapping();
-    const std::optional<double> seconds =
-        flowSeconds(problem_, router_, current, kPlateauFlowMessages, kPlateauFlowWork,
-                    deadline_.limited() ? deadline_.at() : FlowClock::time_point::max());
+    const std::optional<double> seconds = flowSeconds(
+        problem_, router_, current, kPlateauFlowMessages, kPlateauFlowWork, deadline_.atOrNever());
     if (!seconds) {  // too costly to simulate: the rounds' last map, as without the model
       rankFlow_ = false;
       plateau_.reset();

@@ -75,7 +75,7 @@ SearchResult tac3Search(const Problem& problem, const Network& router, const Map
     // The descent lowers shared-link pairs, a proxy for what the run sees; where the flow
     // model can simulate the trace (flow.hpp) it judges, and the descent's start is kept when
     // it runs faster (same tac3: the descent never raises it).
-    const auto at = until.limited() ? until.at() : FlowClock::time_point::max();
+    const auto at = until.atOrNever();
     if (const auto before =
             flowSeconds(problem, router, result.best, kPlateauFlowMessages, kPlateauFlowWork, at)) {
       const auto after =

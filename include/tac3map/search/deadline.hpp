@@ -38,6 +38,8 @@ class Deadline {
 
   bool limited() const { return limited_; }
   Clock::time_point at() const { return at_; }
+  // The instant, or the end of time without a limit (for clocks compared directly).
+  Clock::time_point atOrNever() const { return limited_ ? at_ : Clock::time_point::max(); }
   bool expired(Clock::time_point now = Clock::now()) const { return limited_ && now >= at_; }
   // Seconds left (0 once expired); a very large number without a limit.
   double left(Clock::time_point now = Clock::now()) const {
