@@ -75,6 +75,65 @@ TEST(DimensionFold, SaysWhenNoFoldExists) {
   EXPECT_FALSE(findDimensionFold({2, 2, 2}, {true, true, true}, {7}, {true}));
 }
 
+// Periodic grid axes whose last and first cells are not one hop apart under `fold`.
+int openRings(const std::vector<int>& grid, const std::vector<bool>& periodic,
+              const std::vector<int>& shape, const std::vector<bool>& closed,
+              const std::vector<FoldedAxis>& fold) {
+  int open = 0;
+  for (std::size_t a = 0; a < grid.size(); ++a) {
+    if (!periodic[a] || grid[a] <= 2) continue;
+    std::vector<int> first(grid.size(), 0), last(grid.size(), 0);
+    last[a] = grid[a] - 1;
+    const int n = static_cast<int>(shape.size());
+    open += hops(foldedCoordinates(fold, n, first), foldedCoordinates(fold, n, last), shape,
+                 closed) != 1;
+  }
+  return open;
+}
+
+// The 4x4x4 periodic stencil in FX10's box 1x2x4x2x3x2: Z (4 of the machine's 8) is a path,
+// so no fold closes all three rings; the nearest lays one open along Z, every other neighbour
+// one hop apart.
+TEST(DimensionFold, LaysARingOpenWhenNoFoldClosesThemAll) {
+  const std::vector<int> grid{4, 4, 4}, shape{1, 2, 4, 2, 3, 2};
+  const std::vector<bool> periodic{true, true, true};
+  const std::vector<bool> closed{true, true, false, false, true, false};
+  EXPECT_FALSE(findDimensionFold(grid, periodic, shape, closed));
+  const auto fold = findNearestFold(grid, periodic, shape, closed);
+  ASSERT_TRUE(fold);
+  checkFold(grid, {false, false, false}, shape, closed, *fold);
+  EXPECT_EQ(openRings(grid, periodic, shape, closed, *fold), 1);
+}
+
+// Random grids and boxes: the nearest fold exists exactly when a fold of open rings does, and
+// no fold leaves fewer rings open.
+TEST(DimensionFold, TheNearestFoldLeavesTheFewestRingsOpen) {
+  Rng rng(23);
+  int relaxed = 0;
+  for (int draw = 0; draw < 200; ++draw) {
+    std::vector<int> grid(2 + rng.below(2)), shape;
+    std::vector<bool> periodic, closed, open;
+    for (int& e : grid) {
+      e = 2 + static_cast<int>(rng.below(5));
+      periodic.push_back(rng.below(3) != 0);
+      open.push_back(false);
+      shape.push_back(e);
+    }
+    for (std::size_t j = 0; j < shape.size(); ++j) closed.push_back(rng.below(2) == 0);
+    const auto nearest = findNearestFold(grid, periodic, shape, closed);
+    ASSERT_EQ(nearest.has_value(), findDimensionFold(grid, open, shape, closed).has_value());
+    if (!nearest) continue;
+    checkFold(grid, open, shape, closed, *nearest);
+    const int left = openRings(grid, periodic, shape, closed, *nearest);
+    if (left > 0) {
+      ++relaxed;
+      EXPECT_FALSE(findDimensionFold(grid, periodic, shape, closed, left - 1)) << "draw " << draw;
+    }
+    if (::testing::Test::HasFailure()) return;
+  }
+  EXPECT_GT(relaxed, 20);
+}
+
 // Random grids and boxes: whatever fold is found passes the check; on boxes made by splitting
 // the grid's extents into factors (so a fold exists), one is found.
 TEST(DimensionFold, RandomFoldsPutNeighboursOneHopApart) {

@@ -10,6 +10,7 @@
 #include "tac3map/io/error.hpp"
 #include "tac3map/model/ccs.hpp"
 #include "tac3map/model/collectives.hpp"
+#include "tac3map/search/random.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
@@ -89,7 +90,63 @@ TEST(Predict, CcsTimeIsTheSlowestMessageWithItsContentionAndExtraHops) {
   EXPECT_EQ(p.ccs[0].busiestLink, 2);
   EXPECT_DOUBLE_EQ(p.ccs[1].seconds, model.seconds(4000));
   EXPECT_DOUBLE_EQ(p.communication, p.ccs[0].seconds + p.ccs[1].seconds);
-  EXPECT_DOUBLE_EQ(p.total, p.communication + 0.5);
+  // The flow model shares link 1->2 until 1->3's 500 B are through (1,000 B moved), then 0->2
+  // moves its last 500 B alone: 1,500 B of transfer where the step's sum charges t(2000).
+  ASSERT_TRUE(p.flow.has_value());
+  const double transfer = model.seconds(1000) - model.latency();
+  EXPECT_NEAR(*p.flow, model.latency() + 1.5 * transfer + 1e-7 + model.seconds(4000),
+              1e-12 * *p.flow);
+  EXPECT_LT(*p.flow, p.communication);
+  EXPECT_DOUBLE_EQ(p.total, *p.flow + 0.5);
+  PredictModel stepsOnly = m;
+  stepsOnly.flow = false;
+  const Prediction q = predict(problem, s.router, identityMapping(4, s.box), stepsOnly, 0.5);
+  EXPECT_FALSE(q.flow.has_value());
+  EXPECT_DOUBLE_EQ(q.total, q.timeline + 0.5);
+}
+
+// With a barrier between every two steps, one message size and a linear profile (no hop
+// latency), the flow model with the profile's times is the steps' sum exactly wherever the
+// score charges node links (engines, several ranks per node): on the busiest link of a step,
+// n messages of profile transfer time x each end together at n x x, which is t(n x M) minus
+// the start-up; the paper's setting leaves the node links out of the sum, never out of flow.
+TEST(Predict, FlowWithBarriersOneSizeAndALinearProfileIsTheStepsSum) {
+  Machine fx10 = testing::fx10();
+  fx10.hopLatency = 0;
+  fx10.messageLatency = 0;
+  const TimeModel model(line(), ModelKind::Piecewise, "t");
+  const Box box = makeBox(fx10, "2x2x2x2x3x1");
+  const Network router(fx10, box);
+  Rng rng(9);
+  for (const auto& [engines, k] : {std::pair{1, 1}, {4, 1}, {1, 2}, {4, 4}}) {
+    fx10.injectionEngines = engines;
+    const PredictModel m{model, model, 0, makeModel(fx10, 0, k)};
+    for (int draw = 0; draw < 6; ++draw) {
+      CcsSet s;
+      s.tasks = 48 * k;
+      const std::uint64_t bytes = std::uint64_t{1} << (10 + rng.below(11));
+      for (int t = 0; t < 1 + draw % 4; ++t) {
+        std::vector<Communication> set;
+        for (int i = 0; i < 1 + static_cast<int>(rng.below(2 * s.tasks)); ++i) {
+          const int src = static_cast<int>(rng.below(s.tasks));
+          set.push_back({src, static_cast<int>((src + 1 + rng.below(s.tasks - 1)) % s.tasks),
+                         bytes});
+          set.back().level = t;
+        }
+        if (t > 0) s.barrierLevels.push_back(t);
+        s.sets.push_back(std::move(set));
+      }
+      const Problem problem = makeProblem(s, m.network);
+      const Mapping mapping = randomMapping(s.tasks, box, rng.below(1u << 30), k);
+      const Prediction p = predict(problem, router, mapping, m, 0);
+      ASSERT_TRUE(p.flow.has_value());
+      if (m.network.nodeLinks())
+        EXPECT_NEAR(*p.flow, p.communication, 1e-9 * p.communication)
+            << engines << " engines, K " << k << ", draw " << draw;
+      else
+        EXPECT_GE(*p.flow, p.communication * (1 - 1e-9)) << "draw " << draw;
+    }
+  }
 }
 
 // What the SimGrid platform charges a lone message (every link of its route has latency
@@ -116,9 +173,14 @@ TEST(Predict, ALoneMessageCostsWhatThePlatformChargesWithAOneHopProfile) {
       const int hops =
           static_cast<int>(router.route(mapping.nodeOfTask[0], mapping.nodeOfTask[dst]).size());
       lengths.insert(hops);
-      EXPECT_NEAR(predict(problem, router, mapping, m, 0).communication,
-                  hops * fx10.hopLatency + static_cast<double>(bytes) / fx10.linkBandwidth, 1e-15)
+      const Prediction p = predict(problem, router, mapping, m, 0);
+      const double platform =
+          hops * fx10.hopLatency + static_cast<double>(bytes) / fx10.linkBandwidth;
+      EXPECT_NEAR(p.communication, platform, 1e-15)
           << "0->" << dst << ", " << hops << " hops, " << bytes << " B";
+      ASSERT_TRUE(p.flow.has_value());
+      EXPECT_NEAR(*p.flow, platform, 1e-15) << "flow, 0->" << dst;
+      EXPECT_EQ(p.total, *p.flow);
     }
   EXPECT_EQ(lengths, (std::set<int>{1, 2, 3, 4, 5}));
 }

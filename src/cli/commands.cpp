@@ -450,6 +450,8 @@ int runPredict(const PredictOptionsCli& o) {
                 {"ccs", ccs},
                 {"communication_seconds", p.communication},
                 {"timeline_seconds", p.timeline},
+                {"flow_seconds", p.flow ? json(*p.flow) : json(nullptr)},
+                {"total_from", p.flow ? "flow" : "timeline"},
                 {"local_work_seconds", p.computation},
                 {"total_seconds", p.total}};
     if (o.barriers) out["barriers"] = barriers;
@@ -492,9 +494,14 @@ int runPredict(const PredictOptionsCli& o) {
   }
   out << "communication " << format("%.6g", p.communication) << " s summed over CCSs, "
       << format("%.6g", p.timeline)
-      << " s on the timeline (each message starts when both its ranks are ready)\n";
-  out << "timeline " << format("%.6g", p.timeline) << " s + local work "
-      << format("%.6g", p.computation) << " s = " << format("%.6g", p.total) << " s\n";
+      << " s on the timeline (each message starts when both its ranks are ready)";
+  if (p.flow)
+    out << ", " << format("%.6g", *p.flow)
+        << " s by the flow model (messages in flight share links)";
+  out << "\n";
+  out << (p.flow ? "flow " : "timeline ") << format("%.6g", p.flow.value_or(p.timeline))
+      << " s + local work " << format("%.6g", p.computation) << " s = " << format("%.6g", p.total)
+      << " s\n";
   if (o.collectivesCompare) {
     out << "collectives, each alone under this mapping (* best):\n";
     if (compared.empty()) out << "  (the trace has no collectives)\n";

@@ -11,11 +11,12 @@ namespace {
 class FoldSearch {
  public:
   FoldSearch(const std::vector<int>& grid, const std::vector<bool>& periodic,
-             const std::vector<int>& shape, const std::vector<bool>& closed)
+             const std::vector<int>& shape, const std::vector<bool>& closed, int openRings)
       : grid_(grid),
         periodic_(periodic),
         shape_(shape),
         closed_(closed),
+        openRings_(openRings),
         left_(grid),
         fold_(grid.size()) {}
 
@@ -55,9 +56,11 @@ class FoldSearch {
     return length == 2 || (length == shape_[j] && closed_[j]);
   }
 
-  // Every periodic grid axis gets a slowest box axis that closes its ring; false if one cannot.
+  // Every periodic grid axis gets a slowest box axis that closes its ring; false if more than
+  // openRings_ cannot.
   bool closeRings() {
     result_ = fold_;
+    int open = 0;
     for (std::size_t a = 0; a < grid_.size(); ++a) {
       FoldedAxis& f = result_[a];
       if (!periodic_[a] || grid_[a] <= 2) continue;
@@ -71,7 +74,7 @@ class FoldSearch {
         std::swap(f.lengths[k], f.lengths.back());
         closedRing = true;
       }
-      if (!closedRing) return false;
+      if (!closedRing && ++open > openRings_) return false;
     }
     return true;
   }
@@ -80,6 +83,7 @@ class FoldSearch {
   const std::vector<bool>& periodic_;
   const std::vector<int>& shape_;
   const std::vector<bool>& closed_;
+  int openRings_;
   std::vector<int> left_;  // per grid axis: the extent its box axes do not cover yet
   std::vector<FoldedAxis> fold_, result_;  // the axes given so far; the fold found
   static constexpr long long kMaxSteps = 2000000;
@@ -91,10 +95,22 @@ class FoldSearch {
 std::optional<std::vector<FoldedAxis>> findDimensionFold(const std::vector<int>& grid,
                                                          const std::vector<bool>& periodic,
                                                          const std::vector<int>& shape,
-                                                         const std::vector<bool>& closed) {
+                                                         const std::vector<bool>& closed,
+                                                         int openRings) {
   for (int extent : grid)
     if (extent < 1) return std::nullopt;
-  return FoldSearch(grid, periodic, shape, closed).run();
+  return FoldSearch(grid, periodic, shape, closed, openRings).run();
+}
+
+std::optional<std::vector<FoldedAxis>> findNearestFold(const std::vector<int>& grid,
+                                                       const std::vector<bool>& periodic,
+                                                       const std::vector<int>& shape,
+                                                       const std::vector<bool>& closed) {
+  int rings = 0;
+  for (std::size_t a = 0; a < grid.size(); ++a) rings += periodic[a] && grid[a] > 2;
+  for (int open = 0; open <= rings; ++open)
+    if (auto fold = findDimensionFold(grid, periodic, shape, closed, open)) return fold;
+  return std::nullopt;
 }
 
 std::vector<int> foldedCoordinates(const std::vector<FoldedAxis>& fold, int boxAxes,

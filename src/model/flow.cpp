@@ -21,6 +21,7 @@ struct Routes {
   std::vector<std::uint32_t> start;  // links of c: link[start[c] .. start[c + 1])
   std::vector<std::uint32_t> link;
   std::vector<double> latency, cap;
+  std::vector<double> bytes;  // what c moves: its bytes, or as a profile times it (FlowMessageTimes)
 };
 
 // Local link ids: the network's, then per node its injection, ejection and memory link.
@@ -53,7 +54,7 @@ Links makeLinks(const Network& router, const Model& model) {
 }
 
 Routes makeRoutes(const Problem& problem, const Network& router, const Mapping& mapping,
-                  const Links& links) {
+                  const Links& links, const FlowMessageTimes* times) {
   const Model& model = problem.model;
   const double engine =
       model.injectionBandwidth > 0 ? model.injectionBandwidth : model.linkBandwidth;
@@ -67,14 +68,27 @@ Routes makeRoutes(const Problem& problem, const Network& router, const Mapping& 
       if (model.intraNodeBandwidth > 0) routes.link.push_back(links.memory(p));
       routes.cap.push_back(kInfinity);
     } else {
-      routes.link.push_back(links.injection(p));
+      // A model without an engine bandwidth (a bare Model) has no node links to share.
+      if (engine > 0) routes.link.push_back(links.injection(p));
       router.forEachLink(p, q, [&](LinkId l) {
         routes.link.push_back(static_cast<std::uint32_t>(l));
         latency += router.latencyOf(l);
       });
-      routes.link.push_back(links.ejection(q));
+      if (engine > 0) routes.link.push_back(links.ejection(q));
       routes.cap.push_back(flowCap);
     }
+    double bytes = static_cast<double>(problem.bytes[c]);
+    if (times && p != q) {
+      // Alone, c moves at its route's narrowest capacity; it moves as many bytes as that rate
+      // carries in the profile's transfer time, so that alone it takes exactly the profile's
+      // time and, sharing a link with n others like it, n times as long, as t(n x M) does.
+      double narrowest = flowCap;
+      for (std::uint32_t k = routes.start.back(); k < routes.link.size(); ++k)
+        narrowest = std::min(narrowest, links.capacity[routes.link[k]]);
+      latency = times->latency[c];
+      bytes = std::max(0.0, times->transfer[c]) * narrowest;
+    }
+    routes.bytes.push_back(bytes);
     routes.latency.push_back(latency);
     routes.start.push_back(static_cast<std::uint32_t>(routes.link.size()));
   }
@@ -155,14 +169,13 @@ class FlowSimulation {
   }
 
   // The length, or nothing once the sharings have visited more than `maxWork` links.
-  std::optional<double> run(const Problem& problem, std::uint64_t maxWork,
-                            FlowClock::time_point until) {
+  std::optional<double> run(std::uint64_t maxWork, FlowClock::time_point until) {
     maxWork_ = maxWork;
     std::uint64_t events = 0;
     for (std::uint32_t i = o_.epochStart[0]; i < o_.epochStart[1]; ++i)
       if (o_.needs[i] == 0) ready_.push_back(i);
     if (o_.epochLeft.front() == 0) epochDone(0);
-    startReady(problem);
+    startReady();
     while (!transfer_.empty() || !latent_.empty()) {
       if (work_ > maxWork_) return std::nullopt;
       if (until != FlowClock::time_point::max() && ++events % kClockEvents == 0 &&
@@ -188,20 +201,20 @@ class FlowSimulation {
       kept = 0;
       for (std::uint32_t i : latent_) {
         if (latencyEnd_[i] <= next + close)
-          beginTransfer(problem, i);
+          beginTransfer(i);
         else
           latent_[kept++] = i;
       }
       latent_.resize(kept);
       for (std::size_t d = 0; d < done_.size(); ++d) complete(done_[d]);
       done_.clear();
-      startReady(problem);
+      startReady();
     }
     return end_;
   }
 
  private:
-  void startReady(const Problem& problem) {
+  void startReady() {
     while (!ready_.empty()) {
       const std::uint32_t i = ready_.back();
       ready_.pop_back();
@@ -210,7 +223,7 @@ class FlowSimulation {
         latencyEnd_[i] = now_ + routes_.latency[c];
         latent_.push_back(i);
       } else {
-        beginTransfer(problem, i);
+        beginTransfer(i);
       }
       for (std::size_t d = 0; d < done_.size(); ++d) complete(done_[d]);
       done_.clear();
@@ -219,9 +232,9 @@ class FlowSimulation {
 
   // The bytes start moving; a message with nothing to move or no link to move it on (inside
   // a node whose bandwidth is not given) is done at once.
-  void beginTransfer(const Problem& problem, std::uint32_t i) {
+  void beginTransfer(std::uint32_t i) {
     const std::uint32_t c = o_.comm[i];
-    remaining_[i] = static_cast<double>(problem.bytes[c]);
+    remaining_[i] = routes_.bytes[c];
     if (remaining_[i] <= 0 || routes_.start[c] == routes_.start[c + 1]) {
       done_.push_back(i);
       return;
@@ -357,13 +370,29 @@ std::size_t flowMessageCount(const Problem& problem) {
   return total;
 }
 
+namespace {
+std::optional<double> simulate(const Problem& problem, const Network& router,
+                               const Mapping& mapping, const FlowMessageTimes* times,
+                               std::size_t maxMessages, std::uint64_t maxWork,
+                               FlowClock::time_point until) {
+  if (flowMessageCount(problem) > maxMessages) return std::nullopt;
+  const Links links = makeLinks(router, problem.model);
+  const Routes routes = makeRoutes(problem, router, mapping, links, times);
+  return FlowSimulation(links, routes, makeOrder(problem)).run(maxWork, until);
+}
+}  // namespace
+
 std::optional<double> flowSeconds(const Problem& problem, const Network& router,
                                   const Mapping& mapping, std::size_t maxMessages,
                                   std::uint64_t maxWork, FlowClock::time_point until) {
-  if (flowMessageCount(problem) > maxMessages) return std::nullopt;
-  const Links links = makeLinks(router, problem.model);
-  const Routes routes = makeRoutes(problem, router, mapping, links);
-  return FlowSimulation(links, routes, makeOrder(problem)).run(problem, maxWork, until);
+  return simulate(problem, router, mapping, nullptr, maxMessages, maxWork, until);
+}
+
+std::optional<double> flowSeconds(const Problem& problem, const Network& router,
+                                  const Mapping& mapping, const FlowMessageTimes& times,
+                                  std::size_t maxMessages, std::uint64_t maxWork) {
+  return simulate(problem, router, mapping, &times, maxMessages, maxWork,
+                  FlowClock::time_point::max());
 }
 
 std::optional<std::size_t> fastestByFlow(const Problem& problem, const Network& router,

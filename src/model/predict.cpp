@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "tac3map/model/ccs.hpp"
+#include "tac3map/model/flow.hpp"
 #include "tac3map/model/link_loads.hpp"
 
 namespace tac3map {
@@ -30,6 +31,25 @@ double communicationSeconds(const PredictModel& model, const LinkLoads& loads,
            (intraNode > 0 ? sharing * static_cast<double>(problem.bytes[c]) / intraNode : 0.0);
   }
   return messageSeconds(model, problem.bytes[c], contention, loads.hops(c));
+}
+
+// What the flow model takes of the profile (flow.hpp, FlowMessageTimes): a message between
+// nodes alone takes t(M) plus a hop latency per hop beyond the first, as above; of that, the
+// profile's start-up (its fitted line's latency, at most t(M)) and the hop latencies come
+// before the bytes move, the rest is the bytes' transfer, which sharing stretches.
+FlowMessageTimes profileTimes(const Problem& problem, const LinkLoads& loads,
+                              const PredictModel& model) {
+  FlowMessageTimes times;
+  times.latency.resize(problem.realCommunications, 0.0);
+  times.transfer.resize(problem.realCommunications, 0.0);
+  for (std::size_t c = 0; c < problem.realCommunications; ++c) {
+    if (loads.insideNode(c)) continue;
+    const double alone = model.message.seconds(static_cast<double>(problem.bytes[c]));
+    const double startup = std::clamp(model.message.latency(), 0.0, alone);
+    times.latency[c] = startup + std::max(0, loads.hops(c) - 1) * model.hopLatency;
+    times.transfer[c] = alone - startup;
+  }
+  return times;
 }
 
 }  // namespace
@@ -71,8 +91,9 @@ Prediction predict(const Problem& problem, const Network& router, const Mapping&
     p.communication += static_cast<double>(problem.repeats[t]) * p.ccs[t].seconds;
   }
   p.timeline = plan ? plan->length(duration) : TimelinePlan(problem).length(duration);
+  if (model.flow) p.flow = flowSeconds(problem, router, mapping, profileTimes(problem, loads, model));
   p.computation = localWork;
-  p.total = p.timeline + p.computation;
+  p.total = p.flow.value_or(p.timeline) + p.computation;
   return p;
 }
 
@@ -180,7 +201,9 @@ double predictAlone(const CollectiveCall& call, Algorithm algorithm, int ranks,
   options.collectives.choice[call.op] = algorithm;
   options.engines = model.network.engines;
   const Problem problem = makeProblem(extractCcs(trace, options), model.network);
-  return predict(problem, router, mapping, model, 0).communication;
+  PredictModel alone = model;  // the steps' sum: what the comparison has always used
+  alone.flow = false;
+  return predict(problem, router, mapping, alone, 0).communication;
 }
 
 }  // namespace

@@ -20,11 +20,24 @@ struct FoldedAxis {
 
 // A fold of `grid` (extents; `periodic` per axis) onto a box of `shape` whose axis j wraps
 // when closed[j]; nullopt when none exists. Deterministic: the first fold found when box axes
-// are tried in order and each is given to the grid axes in order.
+// are tried in order and each is given to the grid axes in order. With `openRings` > 0, up to
+// that many periodic grid axes may be laid open (their last and first cells not adjacent).
 std::optional<std::vector<FoldedAxis>> findDimensionFold(const std::vector<int>& grid,
                                                          const std::vector<bool>& periodic,
                                                          const std::vector<int>& shape,
-                                                         const std::vector<bool>& closed);
+                                                         const std::vector<bool>& closed,
+                                                         int openRings = 0);
+
+// The fold with the fewest open rings: findDimensionFold with openRings 0, 1, ... A ring laid
+// open along a path (every other neighbour still one hop apart) carries its wrap-around
+// message back over the path's links, two messages a link where a closed ring has one: on
+// the 4x4x4 stencil in FX10's 1x2x4x2x3x2 box, whose Z is a path of 4 (no closed fold exists),
+// that is the best the search ever found, where recursive bisection put neighbours 2.5 hops
+// apart.
+std::optional<std::vector<FoldedAxis>> findNearestFold(const std::vector<int>& grid,
+                                                       const std::vector<bool>& periodic,
+                                                       const std::vector<int>& shape,
+                                                       const std::vector<bool>& closed);
 
 // Box coordinates (box-relative, one per box axis; axes no grid axis uses stay 0) of the grid
 // cell whose coordinates are `cell`.

@@ -57,6 +57,20 @@ std::optional<double> flowSeconds(const Problem& problem, const Network& router,
                                   std::uint64_t maxWork = kFlowMaxWork,
                                   FlowClock::time_point until = FlowClock::time_point::max());
 
+// A message's time alone as a measured ping-pong profile gives it (predict, docs/predict.md),
+// per communication of the problem (its index; messages inside a node keep the machine's
+// figures): `latency` before its bytes move, `transfer` the seconds its bytes take alone. The
+// simulation moves `transfer` x its route's narrowest capacity in place of its bytes, so that
+// alone it takes latency + transfer and, sharing a link with n messages like it, n x transfer:
+// the profile's overhead moves with the bytes (protocol headers, packetising).
+struct FlowMessageTimes {
+  std::vector<double> latency, transfer;
+};
+std::optional<double> flowSeconds(const Problem& problem, const Network& router,
+                                  const Mapping& mapping, const FlowMessageTimes& times,
+                                  std::size_t maxMessages = kFlowMaxMessages,
+                                  std::uint64_t maxWork = kFlowMaxWork);
+
 // Of `mappings`, the index of the one the flow model finds fastest (the first on ties), or
 // nothing when the trace is above `maxMessages`: how map re-ranks its candidates.
 std::optional<std::size_t> fastestByFlow(const Problem& problem, const Network& router,

@@ -7,6 +7,7 @@
 // CCSs. Local work (compute and copy events of the trace) adds the largest per-rank total.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,8 +36,12 @@ struct Prediction {
   // The timeline model's communication time (timeline.hpp): each communication starts when
   // both its ranks are ready. Equal to `communication` with barriers between all steps.
   double timeline = 0;
+  // The flow model's (flow.hpp) with the profile's message times: messages in flight share
+  // links, whichever step they belong to. Nothing when not asked for (PredictModel::flow) or
+  // when the trace is above the flow model's limits.
+  std::optional<double> flow;
   double computation = 0;  // largest per-rank compute + copy time
-  double total = 0;        // timeline + computation
+  double total = 0;        // flow (else timeline) + computation
 };
 
 struct PredictModel {
@@ -47,6 +52,8 @@ struct PredictModel {
   // problem's own messages inside a node take problem.model.messageLatency + n x M /
   // problem.model.intraNodeBandwidth (0: free).
   Model network;
+  // Also simulate the trace with the flow model, and take its length for the total.
+  bool flow = true;
 };
 
 // Largest over ranks of the rank's compute seconds plus its copies' modelled times.
