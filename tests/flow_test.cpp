@@ -94,6 +94,46 @@ TEST_F(Flow, LeavesOutTracesAboveTheCap) {
   EXPECT_TRUE(flowSeconds(p, router_, identityMapping(4, box_), 3).has_value());
 }
 
+// A trace of a head, twelve iterations of three sets and a tail. With a barrier before each
+// iteration, every iteration after the first takes the same time, so a walk of the head, as
+// many iterations as fit and the tail, with the iterations left added at the last one's pace,
+// is the whole simulation; without barriers the iterations pipeline and the walk estimates.
+TEST_F(Flow, ATraceTooLongIsWalkedOverTheIterationsThatFitAndExtended) {
+  for (const bool barriers : {true, false}) {
+    CcsSet s;
+    s.tasks = 4;
+    int level = 0;
+    const auto add = [&](std::vector<Communication> set, bool barrier) {
+      for (Communication& c : set) c.level = level;
+      if (barrier && level > 0) s.barrierLevels.push_back(level);
+      s.sets.push_back(std::move(set));
+      ++level;
+    };
+    add({{0, 3, 3 << 20}, {1, 2, 1 << 20}}, false);  // head
+    for (int i = 0; i < 12; ++i) {
+      add({{0, 2, 1 << 20}, {1, 2, 1 << 20}, {3, 1, 1 << 19}}, barriers);
+      add({{2, 3, 1 << 20}, {1, 0, 2 << 20}}, false);
+      add({{3, 0, 1 << 18}}, false);
+    }
+    add({{2, 0, 1 << 20}}, barriers);  // tail
+    const Problem p = makeProblem(s, makeModel(fx10_));
+    const Mapping m = identityMapping(4, box_);
+    ASSERT_EQ(flowMessageCount(p), 2u + 12 * 6 + 1);
+    const double whole = *flowSeconds(p, router_, m);
+    // Head and tail 3 messages, an iteration 6: 3 + 2 x 6 = 15 fit two iterations, 30 four.
+    for (const std::size_t cap : {15u, 30u}) {
+      const std::optional<double> walked = flowSeconds(p, router_, m, cap);
+      ASSERT_TRUE(walked.has_value()) << cap;
+      if (barriers)
+        EXPECT_NEAR(*walked, whole, 1e-12 * whole) << cap;
+      else
+        EXPECT_NEAR(*walked, whole, 0.05 * whole) << cap;
+    }
+    // Fewer than two iterations fit: no figure.
+    EXPECT_FALSE(flowSeconds(p, router_, m, 14).has_value());
+  }
+}
+
 struct Case {
   const char* name;
   int engines, ranksPerNode;

@@ -66,20 +66,7 @@ shape_of() {  # ranks
   esac
 }
 
-# One hop of the platform as a ping-pong profile: message_latency (the start-up every route
-# pays once, 0 if the machine file has none) + hop_latency + bytes / link_bandwidth.
-"$PYTHON" - "$MACHINE" "$PROFILE" "$OUT/platform-profile.json" <<'EOF'
-import json, sys
-machine, profile = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-lat = machine.get("message_latency", 0) + machine["hop_latency"]
-bw = machine["link_bandwidth"]
-sizes = [8] + [1 << k for k in range(10, 25, 2)]
-json.dump({"name": "platform",
-           "description": f"one hop of the simulated platform: {lat} s + bytes / {bw} B/s",
-           "pingpong": [{"bytes": b, "seconds": lat + b / bw} for b in sizes],
-           "memcpy": profile["memcpy"], "barrier_seconds": profile["barrier_seconds"]},
-          open(sys.argv[3], "w"), indent=1)
-EOF
+write_platform_profile "$MACHINE" "$PROFILE" "$OUT/platform-profile.json"
 
 CSV=$OUT/collectives.csv
 COMPARE=$OUT/compare.csv

@@ -62,3 +62,22 @@ set_platform_flags() {  # engines k
   [ "$2" != 1 ] && platform_flags+=(--ranks-per-node "$2")
   return 0
 }
+
+# One hop of the platform as a ping-pong profile: message_latency (the start-up every route
+# pays once, 0 if the machine file has none) + hop_latency + bytes / link_bandwidth, what a
+# ping-pong between neighbours measures on the platform `tac3map platform` writes; memcpy and
+# barrier_seconds come from the profile $2. usage: write_platform_profile MACHINE PROFILE OUT
+write_platform_profile() {
+  "${PYTHON:-python3}" - "$1" "$2" "$3" <<'EOF'
+import json, sys
+machine, profile = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+lat = machine.get("message_latency", 0) + machine["hop_latency"]
+bw = machine["link_bandwidth"]
+sizes = [8] + [1 << k for k in range(10, 25, 2)]
+json.dump({"name": "platform",
+           "description": f"one hop of the simulated platform: {lat} s + bytes / {bw} B/s",
+           "pingpong": [{"bytes": b, "seconds": lat + b / bw} for b in sizes],
+           "memcpy": profile["memcpy"], "barrier_seconds": profile["barrier_seconds"]},
+          open(sys.argv[3], "w"), indent=1)
+EOF
+}

@@ -30,8 +30,12 @@
 #   SEED            seed of the tahb and tac3 searches (default 1)
 #   TAC3_SEEDS      more seeds for the tac3 search (default none): mapping tac3-map-seedN each,
 #                   for the seed spread of issue 24 (fidelity_summary.py)
-#   PROFILE         ping-pong profile for the predicted column (default
-#                   topologies/fx10-profile.json; empty: none)
+#   PROFILE         ping-pong profile for the predicted column: "platform" (default) for one
+#                   hop of the simulated platform (common.sh, write_platform_profile: what
+#                   tac3map-pingpong would measure on it, so that predict's model is compared
+#                   with the simulator on the simulator's own figures), a profile file (e.g.
+#                   topologies/fx10-profile.json, the papers' FX10: 1.5 us + bytes / 4.7 GB/s
+#                   where the platform has 1 us + bytes / 5 GB/s), or empty for none
 #   TAC3_FLAGS      extra flags for the tac3 searches only, e.g. "--chains 4 --threads 2"
 #   JOBS            simulations run at once (default 2)
 #   TAC3MAP, MACHINE, SMPIRUN, PYTHON as in validate.sh
@@ -50,7 +54,7 @@ SMPIRUN=${SMPIRUN:-smpirun}
 PYTHON=${PYTHON:-python3}
 SEED=${SEED:-1}
 TAC3_SEEDS=${TAC3_SEEDS:-}
-PROFILE=${PROFILE-$root/topologies/fx10-profile.json}
+PROFILE=${PROFILE-platform}
 ENGINES=${ENGINES:-default}
 RANKS_PER_NODE=${RANKS_PER_NODE:-1 2 4}
 KBOXES=${KBOXES:-packed}
@@ -94,6 +98,10 @@ if [ "$SCOTCH" = 1 ] && ! command -v scotch_gmap >/dev/null; then
 fi
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)   # smpirun runs in the case folder
+if [ "$PROFILE" = platform ]; then
+  write_platform_profile "$MACHINE" "$root/topologies/fx10-profile.json" "$OUT/platform-profile.json"
+  PROFILE=$OUT/platform-profile.json
+fi
 CSV=$OUT/peers.csv
 echo "case,program,barriers,boxes,shape,engines,ranks_per_node,mapping,tac3_seconds,tac3_lower_bound,tahb,max_link_messages,simulated_seconds,timeline_seconds,predicted_seconds,flow_seconds" > "$CSV"
 

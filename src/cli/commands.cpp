@@ -170,6 +170,11 @@ class ProgressLine {
   std::thread thread_;
 };
 
+// The flow simulations kept from a limited search for the ranking after it: about one per
+// candidate of --init auto, and at most this share of the limit.
+constexpr double kFlowRankingReserve = 16;
+constexpr double kFlowRankingShare = 0.25;
+
 double secondsSince(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
@@ -199,6 +204,17 @@ int runMap(const MapOptions& o) {
   const auto searchBegan = std::chrono::steady_clock::now();
   schedule.deadline = Deadline::after(schedule.timeLimit, searchBegan);
   schedule.timeLimit = 0;
+  // The flow model's ranking of the search's map and --init auto's candidates comes after the
+  // search, within the same limit: the time of one simulation (of the block placement) for
+  // each, at most a quarter of the limit, is kept from the starts and the search. The ranking
+  // ends at the limit itself, with the maps simulated by then (docs/search.md).
+  const Deadline limit = schedule.deadline;
+  if (limit.limited() && objective == ObjectiveKind::Tac3) {
+    const auto began = std::chrono::steady_clock::now();
+    if (job.flow(job.mapping("identity"), limit.atOrNever()))
+      schedule.deadline = limit.reserve(std::min(kFlowRankingReserve * secondsSince(began),
+                                                 kFlowRankingShare * limit.left()));
+  }
   line->bound(schedule.deadline);
   schedule.allocation = job.allocation;
   const MapFormat mapFormat = parseMapFormat(o.mapFormat);
@@ -244,10 +260,11 @@ int runMap(const MapOptions& o) {
   if (objective == ObjectiveKind::Tac3 && chosen && before.flow) {
     std::vector<const Mapping*> maps{&winner.best};
     for (const StartCandidate& c : chosen->candidates) maps.push_back(&c.mapping);
-    if (const auto fastest = fastestByFlow(job.problem, job.router, maps)) {
-      ranked = maps.size();
-      if (*fastest > 0) {
-        const StartCandidate& c = chosen->candidates[*fastest - 1];
+    if (const auto ranking =
+            fastestByFlow(job.problem, job.router, maps, kFlowMaxMessages, limit.atOrNever())) {
+      ranked = ranking->ranked;
+      if (ranking->fastest > 0) {
+        const StartCandidate& c = chosen->candidates[ranking->fastest - 1];
         result = &c.mapping;
         resultScores = &c.scores;
         resultFrom = c.name;

@@ -111,11 +111,19 @@ struct Job {
                  (machine.linkBandwidth * static_cast<double>(exact.tac3Scale));
     // A trace the flow model gives up on (too many messages in flight: kFlowMaxWork) is not
     // simulated again for the job's other mappings: the first one's answer stands for all.
-    if (!flowGivenUp_) {
-      s.flow = flowSeconds(problem, router, mapping);
-      if (!s.flow) flowGivenUp_ = true;
-    }
+    s.flow = flow(mapping);
     return s;
+  }
+  // The flow model's length (flow.hpp). A trace it gives up on (kFlowMaxWork) is not
+  // simulated again for the job's other mappings: the first one's answer stands for all.
+  std::optional<double> flow(const Mapping& mapping,
+                             FlowClock::time_point until = FlowClock::time_point::max()) const {
+    if (flowGivenUp_) return std::nullopt;
+    std::optional<double> seconds =
+        flowSeconds(problem, router, mapping, kFlowMaxMessages, kFlowMaxWork, until);
+    // Past `until` the simulation stopped for the caller's clock, not for the trace.
+    if (!seconds && FlowClock::now() < until) flowGivenUp_ = true;
+    return seconds;
   }
 
  private:

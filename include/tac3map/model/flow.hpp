@@ -25,8 +25,10 @@
 // Cost: an event per message start and end, each recomputing the shares of the messages in
 // flight (O(flows x route x log) with a heap of links); for scoring and for re-ranking a
 // search's candidates, not for the search's trials. Traces of more than kFlowMaxMessages
-// message instances are not simulated, nor is any whose sharings visit more than kFlowMaxWork
-// links (about a second): counted in work, so the answer never depends on the machine.
+// message instances are simulated over their first iterations when they repeat one (below),
+// else not at all; a simulation whose sharings visit more than kFlowMaxWork links (about a
+// second), or whose first events project to far more, gives up: counted in work, so the
+// answer never depends on the machine.
 #pragma once
 
 #include <chrono>
@@ -41,8 +43,11 @@
 
 namespace tac3map {
 
-inline constexpr std::size_t kFlowMaxMessages = std::size_t{1} << 13;
-inline constexpr std::uint64_t kFlowMaxWork = std::uint64_t{1} << 22;
+inline constexpr std::size_t kFlowMaxMessages = std::size_t{1} << 20;
+inline constexpr std::uint64_t kFlowMaxWork = std::uint64_t{1} << 25;
+// A trace above kFlowMaxMessages whose sets repeat (the kernel's iteration, findPeriod) is
+// simulated over its head, as many iterations as fit (at least this many) and its tail.
+inline constexpr std::size_t kFlowMinPeriods = 2;
 
 // The messages the flow model would simulate: the sum over the trace's sets of their sizes.
 std::size_t flowMessageCount(const Problem& problem);
@@ -72,9 +77,15 @@ std::optional<double> flowSeconds(const Problem& problem, const Network& router,
                                   std::uint64_t maxWork = kFlowMaxWork);
 
 // Of `mappings`, the index of the one the flow model finds fastest (the first on ties), or
-// nothing when the trace is above `maxMessages`: how map re-ranks its candidates.
-std::optional<std::size_t> fastestByFlow(const Problem& problem, const Network& router,
-                                         const std::vector<const Mapping*>& mappings,
-                                         std::size_t maxMessages = kFlowMaxMessages);
+// nothing when the flow model cannot simulate the trace: how map re-ranks its candidates.
+// Past `until`, only the mappings simulated by then are ranked (at least the first).
+struct FlowRanking {
+  std::size_t fastest = 0;
+  std::size_t ranked = 0;  // mappings simulated: all of them unless `until` passed
+};
+std::optional<FlowRanking> fastestByFlow(
+    const Problem& problem, const Network& router, const std::vector<const Mapping*>& mappings,
+    std::size_t maxMessages = kFlowMaxMessages,
+    FlowClock::time_point until = FlowClock::time_point::max());
 
 }  // namespace tac3map
