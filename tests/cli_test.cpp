@@ -1137,6 +1137,46 @@ TEST_F(Cli, OutputPathsAreCheckedBeforeAnyWork) {
   EXPECT_TRUE(outputEmpty());
 }
 
+// Issue 25, item 8: a folder where a mapping file or a node table is expected, and a profile
+// whose name is no string, are input errors naming the file (they were internal errors); an
+// unknown command stays a usage error when --help follows it.
+TEST_F(Cli, FoldersAndMistypedFieldsAreInputErrorsAndAnUnknownCommandAUsageError) {
+  const std::string job = "--machine topologies/fx10.json --shape 2x2x2x2x3x2 --trace "
+                          "examples/cg64-isend.trace ";
+  const std::string folder = out("");
+  for (const std::string& args :
+       {"score " + job + folder, "map " + job + "--init " + folder + " -o " + out("x.map"),
+        "score " + job + "--nodes " + folder + " identity"}) {
+    const Outcome r = run(args);
+    EXPECT_EQ(r.exitCode, kExitInput) << args << "\n" << r.err;
+    EXPECT_NE(r.err.find(folder + ": is a folder, not a"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  const std::string profile = file("p.json", R"({"name": 5, "pingpong": [{"bytes": 8, "seconds": 1e-6}, {"bytes": 1024, "seconds": 2e-6}], "memcpy": [{"bytes": 8, "seconds": 1e-7}, {"bytes": 1024, "seconds": 2e-7}], "barrier_seconds": 1e-5})");
+  const Outcome named = run("predict " + job + "identity --profile " + profile);
+  EXPECT_EQ(named.exitCode, kExitInput) << named.err;
+  EXPECT_NE(named.err.find("p.json: name: expected a string"), std::string::npos) << named.err;
+  for (const std::string& args : {std::string("nosuch --help"), std::string("gen nosuch --help")}) {
+    const Outcome r = run(args);
+    EXPECT_EQ(r.exitCode, 2) << args;
+    EXPECT_NE(r.err.find("unknown command 'nosuch'"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  EXPECT_EQ(run("map --help").exitCode, 0);
+}
+
+// A 5,000-character token in a trace is quoted at most 80 characters long: the line stays under
+// 300 bytes.
+TEST_F(Cli, AnErrorQuotesAtMostEightyCharactersOfItsInput) {
+  const std::string trace =
+      file("long.trace", "tac3map-trace 1\nranks 2\n0 " + std::string(5000, 'y') + "\n");
+  const Outcome r = run("score --machine topologies/fx10.json --shape 2x2x2x2x3x2 --trace " +
+                        trace + " identity");
+  EXPECT_EQ(r.exitCode, kExitInput) << r.err;
+  EXPECT_LT(r.err.size(), 300u) << r.err;
+  EXPECT_NE(r.err.find("'" + std::string(77, 'y') + "...'"), std::string::npos) << r.err;
+}
+
 TEST_F(Cli, BcastOnATreeEndToEnd) {
   const std::string tree = "--machine topologies/trees/nonuniform-2x2x1+1.json --root c1";
   const Outcome optimal = run("bcast " + tree + " -o " + out("optimal.json"));

@@ -50,19 +50,42 @@ TEST(JsonInput, AFolderIsNotAFile) {
   }
 }
 
-TEST(InputErrors, AHugeMessageKeepsItsStartAndEnd) {
+TEST(InputErrors, AQuotedTokenOrALongWordKeepsEightyCharacters) {
   const std::string token(5'000'000, 'x');
   try {
     failAt("t.trace", 3, "unexpected '" + token + "' at the end");
     FAIL();
   } catch (const InputError& e) {
-    const std::string what = e.what();
-    EXPECT_LE(what.size(), kMaxErrorLength + 64);
-    EXPECT_EQ(what.rfind("t.trace:3: unexpected 'xxx", 0), 0u) << what.substr(0, 40);
-    EXPECT_NE(what.find("characters left out"), std::string::npos);
-    EXPECT_EQ(what.substr(what.size() - 12), "' at the end");
+    EXPECT_EQ(std::string(e.what()),
+              "t.trace:3: unexpected '" + std::string(kMaxQuotedLength - 3, 'x') + "...' at the end");
   }
+  try {
+    failAt("t.trace", 4, "message of " + std::string(400, '9') + " bytes");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "t.trace:4: message of " + std::string(kMaxQuotedLength - 3, '9') + "... bytes");
+  }
+  // Apostrophes inside words open no quote; short quotes stay whole.
+  const std::string prose = "the rank's node " + std::string(200, '-') + " the job's box 'ab'";
+  EXPECT_EQ(shortenedMessage(prose).find("rank's node"), 4u);
+  EXPECT_NE(shortenedMessage(prose).find("'ab'"), std::string::npos);
   EXPECT_EQ(std::string(InputError("short").what()), "short");
+}
+
+TEST(InputErrors, ALongMessageKeepsItsStartAndEnd) {
+  std::string many;
+  for (int i = 0; i < 200; ++i) many += " word" + std::to_string(i);
+  try {
+    failIn("t.json", "expected one of" + many + ": the end");
+    FAIL();
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_LE(what.size(), kMaxErrorLength + 40);
+    EXPECT_EQ(what.rfind("t.json: expected one of word0 word1", 0), 0u) << what;
+    EXPECT_NE(what.find("characters left out"), std::string::npos);
+    EXPECT_EQ(what.substr(what.size() - 9), ": the end");
+  }
 }
 
 }  // namespace

@@ -366,7 +366,7 @@ TEST_F(RankMap, RankfileBindingWithoutKnownCoresOrSockets) {
   EXPECT_EQ(error("# tac3map openmpi-rankfile --ranks-per-node 2 --bind none\nrank 0=h1 slot=0\n"),
             ":1: --bind none needs --cores-per-node C (its slot lists are the whole node)");
   EXPECT_NE(error("# tac3map openmpi-rankfile --ranks-per-node 2 --bind all\nrank 0=h1 slot=0\n")
-                .find(":1: expected '# tac3map openmpi-rankfile --ranks-per-node K"),
+                .find(":1: expected `# tac3map openmpi-rankfile --ranks-per-node K"),
             std::string::npos);
   EXPECT_NE(error("# tac3map openmpi-rankfile --ranks-per-node 2 --bind core --bind none\n"
                   "rank 0=h1 slot=0\n")
@@ -512,8 +512,8 @@ TEST_F(RankMap, SlotErrorsNameTheLine) {
   EXPECT_EQ(error("rank 0=h1 slot=1:0-2\nrank 1=h2\n", 2, two),
             ":1: 'slot=1:0-2': expected slot=<core> or slot=<first>-<last> (a core range)");
   EXPECT_EQ(error("# tac3map openmpi-rankfile --ranks-per-node two\nrank 0=h1 slot=0\n", 1, two),
-            ":1: expected '# tac3map openmpi-rankfile --ranks-per-node K [--cores-per-node C] "
-            "[--sockets-per-node S] [--bind core|socket|none]', not '# tac3map openmpi-rankfile "
+            ":1: expected `# tac3map openmpi-rankfile --ranks-per-node K [--cores-per-node C] "
+            "[--sockets-per-node S] [--bind core|socket|none]`, not '# tac3map openmpi-rankfile "
             "--ranks-per-node two'");
   EXPECT_EQ(error("# tac3map openmpi-rankfile --ranks-per-node 4 --cores-per-node 2\n"
                   "rank 0=h1 slot=0\n",

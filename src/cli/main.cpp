@@ -422,9 +422,16 @@ int main(int argc, char** argv) {
     // --help and --version are "errors" with code 0 in CLI11; every real usage error exits
     // with one documented code, whatever CLI11's own number for it, after one message with a
     // "did you mean" where a name was misspelt.
-    if (e.get_exit_code() == 0) return app.exit(e);
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    if (e.get_exit_code() == 0) {
+      if (const auto unknown = unknownCommandError(app, args)) {
+        if (MpiSession::rank() == 0) std::cerr << *unknown;
+        return tac3map::kExitUsage;
+      }
+      return app.exit(e);
+    }
     if (MpiSession::rank() == 0)
-      std::cerr << usageError(app, std::vector<std::string>(argv + 1, argv + argc), e.what());
+      std::cerr << usageError(app, args, e.what());
     return tac3map::kExitUsage;
   }
   if (MpiSession::rank() == 0) deprecated.warn(std::cerr);

@@ -37,19 +37,26 @@ const CLI::App* subcommandNamed(const CLI::App& app, const std::string& name) {
 
 }  // namespace
 
-std::string usageError(const CLI::App& app, const std::vector<std::string>& args,
-                       const std::string& message) {
-  // Walk the arguments as CLI11 does: a word naming a subcommand enters it, a long option
-  // must be one of the current (sub)command's. The first that is neither is the error (CLI11
-  // may have complained first about a required option the typo was meant to give).
+namespace {
+
+// Walks the arguments as CLI11 does: a word naming a subcommand enters it, a long option must
+// be one of the current (sub)command's. The first that is neither is the problem (empty when
+// none is); `path` is the command reached.
+struct Walk {
+  std::string path, problem;
+  bool unknownCommand = false;
+};
+
+Walk walkArguments(const CLI::App& app, const std::vector<std::string>& args) {
   const CLI::App* current = &app;
-  std::string path = app.get_name(), problem = message;
+  Walk w{app.get_name(), "", false};
   for (const std::string& arg : args) {
     if (arg == "--") break;
     if (arg.rfind("--", 0) == 0) {
       const std::string name = arg.substr(0, arg.find('='));
+      if (name == "--help") continue;
       if (current->get_option_no_throw(name) == nullptr) {
-        problem = "unknown option '" + name + "'" + didYouMean(name, visibleOptionNames(*current));
+        w.problem = "unknown option '" + name + "'" + didYouMean(name, visibleOptionNames(*current));
         break;
       }
       continue;
@@ -57,17 +64,38 @@ std::string usageError(const CLI::App& app, const std::vector<std::string>& args
     if (!arg.empty() && arg[0] == '-') continue;  // a short option or a negative number
     if (const CLI::App* sub = subcommandNamed(*current, arg)) {
       current = sub;
-      path += " " + sub->get_name();
+      w.path += " " + sub->get_name();
       continue;
     }
     // A word where a subcommand is expected (values and positionals never are one).
     if (current->get_require_subcommand_min() > 0) {
-      problem = "unknown command '" + arg + "'" + didYouMean(arg, subcommandNames(*current));
+      w.problem = "unknown command '" + arg + "'" + didYouMean(arg, subcommandNames(*current));
+      w.unknownCommand = true;
       break;
     }
   }
-  // One line, as every other error: the help is a command away.
-  return "tac3map: error: " + problem + " (see '" + path + " --help')\n";
+  return w;
+}
+
+// One line, as every other error: the help is a command away.
+std::string errorLine(const Walk& w, const std::string& problem) {
+  return "tac3map: error: " + problem + " (see '" + w.path + " --help')\n";
+}
+
+}  // namespace
+
+std::string usageError(const CLI::App& app, const std::vector<std::string>& args,
+                       const std::string& message) {
+  // CLI11 may have complained first about a required option the typo was meant to give.
+  const Walk w = walkArguments(app, args);
+  return errorLine(w, w.problem.empty() ? message : w.problem);
+}
+
+std::optional<std::string> unknownCommandError(const CLI::App& app,
+                                               const std::vector<std::string>& args) {
+  const Walk w = walkArguments(app, args);
+  if (!w.unknownCommand) return std::nullopt;
+  return errorLine(w, w.problem);
 }
 
 const CLI::Validator& nonNegative() {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -40,6 +41,10 @@ class Deprecations {
 // (argv without the program name), else CLI11's text, then the --help of the subcommand.
 std::string usageError(const CLI::App& app, const std::vector<std::string>& args,
                        const std::string& message);
+// The error line for a word where a command is expected that names none (`tac3map nosuch
+// --help`: CLI11 answers --help before it looks at the word), else nothing.
+std::optional<std::string> unknownCommandError(const CLI::App& app,
+                                               const std::vector<std::string>& args);
 
 // A check for unsigned options (seeds, byte counts): a negative value is a usage error.
 const CLI::Validator& nonNegative();

@@ -1,5 +1,7 @@
 #include "tac3map/mapping/mapping.hpp"
 
+#include "tac3map/io/json_input.hpp"
+
 #include <charconv>
 #include <fstream>
 #include <sstream>
@@ -164,8 +166,7 @@ Mapping MappingBuilder::finish() const {
 }
 
 Mapping readMapping(const std::string& path, const Box& box, int tasks, int slotsPerNode) {
-  std::ifstream in(path);
-  if (!in) failIn(path, "cannot open mapping file");
+  std::ifstream in = openInputFile(path, "mapping file");
   std::string text;
   std::size_t line = 0;
   bool header = false;

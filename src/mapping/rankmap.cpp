@@ -184,12 +184,13 @@ RankMapOptions readWrittenWith(const std::string& text, MapFormat format,
   line.erase(line.find_last_not_of(" \t\r") + 1);
   const bool rankfile = format == MapFormat::OpenmpiRankfile;
   const auto bad = [&]() {
+    // The expected header in backquotes: the tool's own text, which error.hpp never cuts.
     failAt(source, 1,
-           "expected '" + prefix + "--ranks-per-node K" +
+           "expected `" + prefix + "--ranks-per-node K" +
                (rankfile ? " [--cores-per-node C] [--sockets-per-node S] [--bind "
                            "core|socket|none]"
                          : "") +
-               "', not '" + line + "'");
+               "`, not '" + line + "'");
   };
   std::istringstream in(line.substr(prefix.size()));
   std::vector<std::string> words;
@@ -351,8 +352,7 @@ const char* mapFormatName(MapFormat format) {
 }
 
 NodeTable readNodeTable(const std::string& path, const Machine& machine, const Box& box) {
-  std::ifstream in(path);
-  if (!in) failIn(path, "cannot open node table");
+  std::ifstream in = openInputFile(path, "node table");
   NodeTable table;
   table.source = path;
   table.host.assign(box.nodeCount, "");
@@ -606,8 +606,7 @@ std::string writeRankMap(MapFormat format, const Mapping& mapping, const Machine
 }
 
 int rankMapRanks(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) failIn(path, "cannot open mapping file");
+  std::ifstream in = openInputFile(path, "mapping file");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (text.rfind("# tac3map mapping", 0) == 0) return mappingFileRanks(path);
   const std::vector<Line> lines = meaningfulLines(text);
@@ -628,8 +627,7 @@ int rankMapRanks(const std::string& path) {
 
 Mapping readRankMap(const std::string& path, const Machine& machine, const Box& box, int tasks,
                     const NodeTable* table, const RankMapOptions& options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) failIn(path, "cannot open mapping file");
+  std::ifstream in = openInputFile(path, "mapping file");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const int k = options.slotsPerNode;
   if (text.rfind("# tac3map mapping", 0) == 0) return readMapping(path, box, tasks, k);

@@ -44,7 +44,11 @@ Profile parseProfile(const std::string& text, const std::string& source) {
   if (!doc.is_object()) failIn(source, "top level: expected a JSON object");
   Profile p;
   p.source = source;
-  p.name = doc.value("name", source);
+  p.name = source;
+  if (doc.contains("name")) {
+    if (!doc["name"].is_string()) failIn(source, "name: expected a string");
+    p.name = doc["name"].get<std::string>();
+  }
   p.pingpong = readSamples(doc, "pingpong", source);
   p.memcpy = readSamples(doc, "memcpy", source);
   const json& barrier = jsonField(doc, "barrier_seconds", "top level", source);

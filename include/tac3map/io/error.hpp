@@ -7,9 +7,12 @@
 
 namespace tac3map {
 
-// Messages longer than kMaxErrorLength keep their start and end: a 50 MB token quoted from a
-// bad file must not be echoed whole.
-inline constexpr std::size_t kMaxErrorLength = 1000;
+// A token quoted from the input ('...' or "...") or a word (an unquoted number) keeps at most
+// kMaxQuotedLength characters,
+// and a message longer than kMaxErrorLength keeps its start and end: a 50 MB token quoted
+// from a bad file must not be echoed whole, and one line of error stays readable.
+inline constexpr std::size_t kMaxQuotedLength = 80;
+inline constexpr std::size_t kMaxErrorLength = 280;  // "tac3map: error: " + it < 300
 std::string shortenedMessage(const std::string& message);
 
 class InputError : public std::runtime_error {

@@ -4,12 +4,16 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <fstream>
 #include <string>
 #include <vector>
 
 namespace tac3map {
 
 std::string readWholeFile(const std::string& path);  // InputError if it cannot be read
+// The file opened for reading, or an InputError naming it: a folder, or a file that cannot be
+// opened (`what`: "mapping file", "node table", ...).
+std::ifstream openInputFile(const std::string& path, const std::string& what);
 nlohmann::json parseJson(const std::string& text, const std::string& source);
 inline nlohmann::json loadJson(const std::string& path) {
   return parseJson(readWholeFile(path), path);
