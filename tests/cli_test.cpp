@@ -1060,8 +1060,9 @@ namespace {
 // bcast end to end on the paper's nonuniform tree from root 1 (the second compute node): the
 // optimum beats MPICH's binomial tree, the schedule file says so, and bad input fails cleanly.
 // CG and a stencil mapped on a 2-level fat-tree and a small dragonfly, end to end: the search
-// never ends worse than its start, the report's scores are score's, rank files name the graph's
-// nodes, a node table picks nodes by name, and --shape is refused.
+// never ends worse than its start (by the flow model where it ranks the result), the report's
+// scores are score's, rank files name the graph's nodes, a node table picks nodes by name, and
+// --shape is refused.
 TEST_F(Cli, MapsOnGraphMachinesEndToEnd) {
   ASSERT_EQ(run("topology fat-tree --k 8 --levels 2 -o " + out("ft.json")).exitCode, 0);
   ASSERT_EQ(
@@ -1076,8 +1077,11 @@ TEST_F(Cli, MapsOnGraphMachinesEndToEnd) {
           run("map " + job + " --trials 300 -o " + out("m.map") + " --report " + out("r.json"));
       ASSERT_EQ(map.exitCode, 0) << map.err;
       const auto report = nlohmann::json::parse(slurp(out("r.json")));
-      EXPECT_LE(report["scores"]["tac3"].get<double>(),
-                report["initial_scores"]["tac3"].get<double>());
+      // Ranked by the flow model, the result may score a higher tac3 than the start but never
+      // runs slower by the flow model (the start is one of the candidates); else tac3 decides.
+      const std::string key = report["result"]["ranked_by"].is_null() ? "tac3" : "flow";
+      EXPECT_LE(report["scores"][key].get<double>(), report["initial_scores"][key].get<double>())
+          << key;
       const Outcome score = run("score " + job + " --output-format json " + out("m.map"));
       ASSERT_EQ(score.exitCode, 0) << score.err;
       const auto scored = nlohmann::json::parse(score.out);

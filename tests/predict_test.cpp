@@ -74,6 +74,7 @@ Problem sharedLinkProblem() {
   CcsSet sets;
   sets.tasks = 4;
   sets.sets = {{{0, 2, 1000}, {1, 3, 500}}, {{0, 1, 4000}}};
+  sets.sets[1][0].level = 1;  // a later program step
   return makeProblem(sets);
 }
 

@@ -181,12 +181,22 @@ Order makeOrder(const Problem& problem, const Walk& walk) {
   std::vector<std::size_t> stamp(problem.tasks, static_cast<std::size_t>(-1));
   std::vector<int> touched;
   o.epochStart.push_back(0);
+  std::size_t step = 0;
   for (std::size_t w = 0; w < walk.positions.size(); ++w) {
     const std::size_t k = walk.positions[w];
     if (w > 0 && !problem.barrierBefore.empty() && problem.barrierBefore[k])
       o.epochStart.push_back(static_cast<std::uint32_t>(o.comm.size()));
     const std::uint32_t epoch = static_cast<std::uint32_t>(o.epochStart.size() - 1);
-    touched.clear();
+    // Sets of one program step, split for the engines, are one group per rank: the program
+    // posts all their messages at once (a stencil's six halo sends on one engine), and the
+    // links share them as they go.
+    const bool continues = w > 0 && walk.positions[w - 1] + 1 == k && !problem.sameStep.empty() &&
+                           problem.sameStep[k];
+    if (!continues) {
+      for (const int rank : touched) last[rank] = current[rank];
+      touched.clear();
+      ++step;
+    }
     for (std::uint32_t c : members[problem.ccsOfSet[k]]) {
       const auto i = static_cast<std::uint32_t>(o.comm.size());
       o.comm.push_back(c);
@@ -198,8 +208,8 @@ Order makeOrder(const Problem& problem, const Walk& walk) {
           o.waiters[last[rank]].push_back(i);
           ++o.needs.back();
         }
-        if (stamp[rank] != k) {  // the rank's group of this set
-          stamp[rank] = k;
+        if (stamp[rank] != step) {  // the rank's group of this step
+          stamp[rank] = step;
           current[rank] = static_cast<std::uint32_t>(o.groupLeft.size());
           o.groupLeft.push_back(0);
           o.waiters.emplace_back();
@@ -209,7 +219,6 @@ Order makeOrder(const Problem& problem, const Walk& walk) {
         o.groupOf.push_back(current[rank]);
       }
     }
-    for (const int rank : touched) last[rank] = current[rank];
   }
   o.epochStart.push_back(static_cast<std::uint32_t>(o.comm.size()));
   for (std::size_t e = 0; e + 1 < o.epochStart.size(); ++e)

@@ -88,6 +88,10 @@ Problem makeProblem(const CcsSet& sets, const Model& model, bool mergeRepeats) {
   p.barrierBefore.assign(sets.sets.size(), 0);
   for (std::size_t k = 1; k < sets.sets.size(); ++k)
     p.barrierBefore[k] = sets.barrierBetween(k - 1) ? 1 : 0;
+  p.sameStep.assign(sets.sets.size(), 0);
+  for (std::size_t k = 1; k < sets.sets.size(); ++k)
+    p.sameStep[k] = !p.barrierBefore[k] && !sets.sets[k].empty() && !sets.sets[k - 1].empty() &&
+                    sets.sets[k].front().level == sets.sets[k - 1].front().level;
   for (int t = 0; t < p.ccsCount; ++t)
     for (const Communication& c : sets.sets[distinct.first[t]]) {
       if (c.src == c.dst) continue;

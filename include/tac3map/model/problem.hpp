@@ -36,6 +36,9 @@ struct Problem {
   // Per CCS of the trace, in trace order: 1 when a barrier separates it from the set before
   // (every rank waits for all; the timeline model reads it, timeline.hpp).
   std::vector<std::uint8_t> barrierBefore;
+  // Per CCS of the trace, in trace order: 1 when it is the same program step (level) as the
+  // set before, split from it for the engines (ccs.hpp): the program sends both at once.
+  std::vector<std::uint8_t> sameStep;
   Model model;  // engines, ranks per node (model.hpp); default: the paper's setting
   // Per CCS, a lower bound of its cost whatever the mapping, in weighted link bytes (the
   // largest message x linkWeight, or a node's messages on its engines if more; with several
