@@ -99,7 +99,7 @@ std::string randomProgram(int ranks, int phases, Rng& rng) {
 }
 
 // Plain reference: levels straight from the definition, keyed by the send's line.
-std::map<std::size_t, int> referenceLevels(const Trace& trace, bool eager) {
+std::map<std::size_t, int> referenceLevels(const Trace& trace, bool eager, std::uint64_t limit) {
   // Match sides in order per (src, dst, tag).
   std::map<std::tuple<int, int, std::int64_t>, std::vector<std::size_t>> sendLines, recvLines;
   for (int r = 0; r < trace.ranks; ++r)
@@ -152,13 +152,13 @@ std::map<std::size_t, int> referenceLevels(const Trace& trace, bool eager) {
       if (recvComm >= 0) post(recvComm);
       switch (e.kind) {
         case EventKind::Send:
-          if (!eager) complete(sendComm);
+          if (!eager && e.bytes >= limit) complete(sendComm);
           break;
         case EventKind::Recv:
           complete(recvComm);
           break;
         case EventKind::Sendrecv:
-          if (!eager) complete(sendComm);
+          if (!eager && e.bytes >= limit) complete(sendComm);
           complete(recvComm);
           break;
         case EventKind::Isend:
@@ -221,12 +221,15 @@ TEST(CcsReference, LevelsEqualTheDefinitionOnRandomPrograms) {
   for (int program = 0; program < 300; ++program) {
     const int ranks = 2 + static_cast<int>(rng.below(9));
     const bool eager = rng.below(3) == 0;
+    // Sizes are 1, 1001 and 2001 bytes: a limit of 1500 makes some blocking sends eager.
+    const std::uint64_t limit = rng.below(3) == 0 ? 1500 : 0;
     const std::string text = randomProgram(ranks, 1 + static_cast<int>(rng.below(6)), rng);
     const Trace trace = testing::traceFromText(text);
     CcsOptions options;
     options.eagerSends = eager;
+    options.eagerLimit = limit;
     const CcsSet sets = extractCcs(trace, options);
-    const auto expected = referenceLevels(trace, eager);
+    const auto expected = referenceLevels(trace, eager, limit);
     std::size_t seen = 0;
     for (const auto& set : sets.sets)
       for (const Communication& c : set) {

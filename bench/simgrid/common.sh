@@ -4,9 +4,12 @@
 # SMPI as a plain flow-level max-min network (docs/validation.md): CM02 without its TCP
 # cross-traffic, no SMPI bandwidth/latency factors, eager (detached) sends up to 64 KiB and
 # rendezvous above, so the 256 KiB and 1 MiB messages here are rendezvous as tac3map assumes.
+# Blocking sends below this many bytes are detached in the simulation (the sender goes on at
+# once); tac3map is told the same with --eager-limit where traces have small blocking sends.
+SMPI_EAGER_LIMIT=65536
 SMPI_CFG=(--cfg=network/model:CM02 --cfg=network/crosstraffic:0
           --cfg=smpi/bw-factor:1 --cfg=smpi/lat-factor:1
-          --cfg=smpi/async-small-thresh:0 --cfg=smpi/send-is-detached-thresh:65536
+          --cfg=smpi/async-small-thresh:0 --cfg=smpi/send-is-detached-thresh:$SMPI_EAGER_LIMIT
           --cfg=smpi/host-speed:1e9
           # quiet, except the replay's closing line, stamped with the clock to 1e-12 s
           # (its own "Simulation time" has only microseconds)

@@ -27,6 +27,8 @@
 #   MAPPINGS     default "identity tofu-default tahb-map scotch tac3-map"
 #   SEED         seed of the tahb and tac3 searches (default 1)
 #   COLLECTIVES  tac3map's --collectives for map/score (default: tac3map's defaults)
+#   EAGER_LIMIT  tac3map's --eager-limit for map/score (default 65536, the simulation's
+#                smpi/send-is-detached-thresh in common.sh; empty: none)
 #   SMPI_COLLS   the collective algorithms SMPI runs: "default" (SMPI's own default selector,
 #                default) or "tac3map" (SMPI told to run the algorithms tac3map assumes by
 #                default: bcast binomial_tree, reduce binomial, allreduce rdb, alltoall and
@@ -60,6 +62,7 @@ MAP_TIMEOUT=${MAP_TIMEOUT:-}
 MAPPINGS=${MAPPINGS:-identity tofu-default tahb-map scotch tac3-map}
 SEED=${SEED:-1}
 COLLECTIVES=${COLLECTIVES:-}
+EAGER_LIMIT=${EAGER_LIMIT-65536}
 SMPI_COLLS=${SMPI_COLLS:-default}
 COMPUTE=${COMPUTE:-no}
 STEPS=${STEPS:-all}
@@ -242,6 +245,8 @@ case "$SMPI_COLLS" in
 esac
 coll_flags=()
 [ -n "$COLLECTIVES" ] && coll_flags=(--collectives "$COLLECTIVES")
+# The simulation's eager limit (common.sh): MG's 4-32 KiB blocking sends go at once there.
+[ -n "$EAGER_LIMIT" ] && coll_flags+=(--eager-limit "$EAGER_LIMIT")
 
 # Runs BINARY on PLATFORM with HOSTS; prints the simulated seconds and NPB's own timed
 # seconds. Cached per host file, binary and configuration.

@@ -21,6 +21,7 @@ struct TraceInput {
   std::string collectives;      // "allreduce=ring,..."
   std::string format = "auto";  // auto | native | simgrid-ti | dumpi
   bool allowEmpty = false;      // accept a trace without messages between ranks
+  std::uint64_t eagerLimit = 0;  // blocking sends below this many bytes are eager
 };
 
 struct BoxInput {

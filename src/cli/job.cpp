@@ -43,6 +43,7 @@ CcsOptions ccsOptions(const TraceInput& input, int engines, bool splitBeyondEngi
   options.engines = engines;
   options.splitBeyondEngines = splitBeyondEngines;
   options.eagerSends = input.eagerSends;
+  options.eagerLimit = input.eagerLimit;
   options.collectives = parseCollectiveAlgorithms(input.collectives);
   return options;
 }

@@ -257,13 +257,13 @@ class LevelSimulation {
     std::vector<int> set;
     switch (e.kind) {
       case EventKind::Send:
-        if (!options_.eagerSends) set.push_back(p.send);
+        if (!options_.eagerSend(comms_[p.send].bytes)) set.push_back(p.send);
         break;
       case EventKind::Recv:
         set.push_back(p.recv);
         break;
       case EventKind::Sendrecv:
-        if (!options_.eagerSends) set.push_back(p.send);
+        if (!options_.eagerSend(comms_[p.send].bytes)) set.push_back(p.send);
         set.push_back(p.recv);
         break;
       case EventKind::Wait: {

@@ -27,6 +27,10 @@ struct CcsOptions {
   // Blocking sends complete at once on the sender (buffered/eager protocol) instead of when
   // the message has been transferred (rendezvous).
   bool eagerSends = false;
+  // Blocking sends of fewer bytes than this are eager too (an MPI's eager limit; SimGrid's
+  // smpi/send-is-detached-thresh); 0: none.
+  std::uint64_t eagerLimit = 0;
+  bool eagerSend(std::uint64_t bytes) const { return eagerSends || bytes < eagerLimit; }
   // How collective events become point-to-point steps (collectives.hpp).
   CollectiveAlgorithms collectives;
   // Injection engines per node. One: the paper's sets (each level split first-fit into sets
