@@ -1145,8 +1145,9 @@ TEST_F(Cli, OutputPathsAreCheckedBeforeAnyWork) {
 // whose name is no string, are input errors naming the file (they were internal errors); an
 // unknown command stays a usage error when --help follows it.
 TEST_F(Cli, FoldersAndMistypedFieldsAreInputErrorsAndAnUnknownCommandAUsageError) {
-  const std::string job = "--machine topologies/fx10.json --shape 2x2x2x2x3x2 --trace "
-                          "examples/cg64-isend.trace ";
+  const std::string job =
+      "--machine topologies/fx10.json --shape 2x2x2x2x3x2 --trace "
+      "examples/cg64-isend.trace ";
   const std::string folder = out("");
   for (const std::string& args :
        {"score " + job + folder, "map " + job + "--init " + folder + " -o " + out("x.map"),
@@ -1156,7 +1157,9 @@ TEST_F(Cli, FoldersAndMistypedFieldsAreInputErrorsAndAnUnknownCommandAUsageError
     EXPECT_NE(r.err.find(folder + ": is a folder, not a"), std::string::npos) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
-  const std::string profile = file("p.json", R"({"name": 5, "pingpong": [{"bytes": 8, "seconds": 1e-6}, {"bytes": 1024, "seconds": 2e-6}], "memcpy": [{"bytes": 8, "seconds": 1e-7}, {"bytes": 1024, "seconds": 2e-7}], "barrier_seconds": 1e-5})");
+  const std::string profile = file(
+      "p.json",
+      R"({"name": 5, "pingpong": [{"bytes": 8, "seconds": 1e-6}, {"bytes": 1024, "seconds": 2e-6}], "memcpy": [{"bytes": 8, "seconds": 1e-7}, {"bytes": 1024, "seconds": 2e-7}], "barrier_seconds": 1e-5})");
   const Outcome named = run("predict " + job + "identity --profile " + profile);
   EXPECT_EQ(named.exitCode, kExitInput) << named.err;
   EXPECT_NE(named.err.find("p.json: name: expected a string"), std::string::npos) << named.err;

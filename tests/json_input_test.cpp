@@ -56,8 +56,9 @@ TEST(InputErrors, AQuotedTokenOrALongWordKeepsEightyCharacters) {
     failAt("t.trace", 3, "unexpected '" + token + "' at the end");
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "t.trace:3: unexpected '" + std::string(kMaxQuotedLength - 3, 'x') + "...' at the end");
+    EXPECT_EQ(
+        std::string(e.what()),
+        "t.trace:3: unexpected '" + std::string(kMaxQuotedLength - 3, 'x') + "...' at the end");
   }
   try {
     failAt("t.trace", 4, "message of " + std::string(400, '9') + " bytes");

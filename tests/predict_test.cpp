@@ -130,8 +130,8 @@ TEST(Predict, FlowWithBarriersOneSizeAndALinearProfileIsTheStepsSum) {
         std::vector<Communication> set;
         for (int i = 0; i < 1 + static_cast<int>(rng.below(2 * s.tasks)); ++i) {
           const int src = static_cast<int>(rng.below(s.tasks));
-          set.push_back({src, static_cast<int>((src + 1 + rng.below(s.tasks - 1)) % s.tasks),
-                         bytes});
+          set.push_back(
+              {src, static_cast<int>((src + 1 + rng.below(s.tasks - 1)) % s.tasks), bytes});
           set.back().level = t;
         }
         if (t > 0) s.barrierLevels.push_back(t);

@@ -212,8 +212,8 @@ int runMap(const MapOptions& o) {
   if (limit.limited() && objective == ObjectiveKind::Tac3) {
     const auto began = std::chrono::steady_clock::now();
     if (job.flow(job.mapping("identity"), limit.atOrNever()))
-      schedule.deadline = limit.reserve(std::min(kFlowRankingReserve * secondsSince(began),
-                                                 kFlowRankingShare * limit.left()));
+      schedule.deadline = limit.reserve(
+          std::min(kFlowRankingReserve * secondsSince(began), kFlowRankingShare * limit.left()));
   }
   line->bound(schedule.deadline);
   schedule.allocation = job.allocation;

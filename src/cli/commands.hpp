@@ -18,9 +18,9 @@ struct TraceInput {
   std::string trace;
   int iteration = 1;
   bool eagerSends = false;
-  std::string collectives;      // "allreduce=ring,..."
-  std::string format = "auto";  // auto | native | simgrid-ti | dumpi
-  bool allowEmpty = false;      // accept a trace without messages between ranks
+  std::string collectives;       // "allreduce=ring,..."
+  std::string format = "auto";   // auto | native | simgrid-ti | dumpi
+  bool allowEmpty = false;       // accept a trace without messages between ranks
   std::uint64_t eagerLimit = 0;  // blocking sends below this many bytes are eager
 };
 

@@ -434,8 +434,7 @@ int main(int argc, char** argv) {
       }
       return app.exit(e);
     }
-    if (MpiSession::rank() == 0)
-      std::cerr << usageError(app, args, e.what());
+    if (MpiSession::rank() == 0) std::cerr << usageError(app, args, e.what());
     return tac3map::kExitUsage;
   }
   if (MpiSession::rank() == 0) deprecated.warn(std::cerr);

@@ -56,7 +56,8 @@ Walk walkArguments(const CLI::App& app, const std::vector<std::string>& args) {
       const std::string name = arg.substr(0, arg.find('='));
       if (name == "--help") continue;
       if (current->get_option_no_throw(name) == nullptr) {
-        w.problem = "unknown option '" + name + "'" + didYouMean(name, visibleOptionNames(*current));
+        w.problem =
+            "unknown option '" + name + "'" + didYouMean(name, visibleOptionNames(*current));
         break;
       }
       continue;

@@ -149,8 +149,9 @@ class DualBisection {
 unsigned long long byteHops(const StartContext& c, const Mapping& m) {
   unsigned long long total = 0;
   for (std::size_t k = 0; k < c.problem.realCommunications; ++k)
-    total += c.problem.bytes[k] * static_cast<unsigned long long>(c.router.hops(
-                                      m.nodeOfTask[c.problem.src[k]], m.nodeOfTask[c.problem.dst[k]]));
+    total +=
+        c.problem.bytes[k] * static_cast<unsigned long long>(c.router.hops(
+                                 m.nodeOfTask[c.problem.src[k]], m.nodeOfTask[c.problem.dst[k]]));
   return total;
 }
 

@@ -21,8 +21,8 @@ bool opens(const std::string& text, std::size_t i) {
 std::size_t closing(const std::string& text, std::size_t open) {
   for (std::size_t j = open + 1; j < text.size(); ++j)
     if (text[j] == text[open] &&
-        (j + 1 == text.size() || std::string_view(" ,.;:)]!?").find(text[j + 1]) !=
-                                     std::string_view::npos))
+        (j + 1 == text.size() ||
+         std::string_view(" ,.;:)]!?").find(text[j + 1]) != std::string_view::npos))
       return j;
   return std::string::npos;
 }

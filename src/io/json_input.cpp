@@ -32,8 +32,7 @@ std::size_t lineOfByte(const std::string& text, std::size_t byte) {
 
 std::ifstream openInputFile(const std::string& path, const std::string& what) {
   std::error_code error;
-  if (std::filesystem::is_directory(path, error))
-    failIn(path, "is a folder, not a " + what);
+  if (std::filesystem::is_directory(path, error)) failIn(path, "is a folder, not a " + what);
   std::ifstream in(path);
   if (!in) failIn(path, "cannot open " + what + ": " + std::strerror(errno));
   return in;

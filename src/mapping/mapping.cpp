@@ -1,12 +1,11 @@
 #include "tac3map/mapping/mapping.hpp"
 
-#include "tac3map/io/json_input.hpp"
-
 #include <charconv>
 #include <fstream>
 #include <sstream>
 
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/json_input.hpp"
 #include "tac3map/mapping/mapping_context.hpp"
 #include "tac3map/search/random.hpp"
 

@@ -14,8 +14,8 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr double kTogether = 1e-12;
 // A simulation with a deadline looks at the clock every this many events.
 constexpr std::uint64_t kClockEvents = 64;
-// After this many events a simulation whose work so far, projected over twice its messages,
-// passes this many times its budget gives up (FlowSimulation::run).
+// After this many messages a simulation whose work so far, projected over all of its
+// messages, passes this many times its budget gives up (FlowSimulation::run).
 constexpr std::uint64_t kProjectAfter = 16;
 constexpr double kProjectSlack = 4;
 
@@ -25,7 +25,7 @@ struct Routes {
   std::vector<std::uint32_t> start;  // links of c: link[start[c] .. start[c + 1])
   std::vector<std::uint32_t> link;
   std::vector<double> latency, cap;
-  std::vector<double> bytes;  // what c moves: its bytes, or as a profile times it (FlowMessageTimes)
+  std::vector<double> bytes;  // what c moves: its bytes, or as a profile has it (FlowMessageTimes)
 };
 
 // Local link ids: the network's, then per node its injection, ejection and memory link.
@@ -190,8 +190,8 @@ Order makeOrder(const Problem& problem, const Walk& walk) {
     // Sets of one program step, split for the engines, are one group per rank: the program
     // posts all their messages at once (a stencil's six halo sends on one engine), and the
     // links share them as they go.
-    const bool continues = w > 0 && walk.positions[w - 1] + 1 == k && !problem.sameStep.empty() &&
-                           problem.sameStep[k];
+    const bool continues =
+        w > 0 && walk.positions[w - 1] + 1 == k && !problem.sameStep.empty() && problem.sameStep[k];
     if (!continues) {
       for (const int rank : touched) last[rank] = current[rank];
       touched.clear();
@@ -252,14 +252,16 @@ class FlowSimulation {
     startReady();
     while (!transfer_.empty() || !latent_.empty()) {
       if (work_ > maxWork_) return std::nullopt;
-      // A trace whose first events already cost as much as the whole budget spread over every
-      // event it will have (at most a start and an end per message) gives up at once, rather
-      // than after the whole budget: a random pattern of 4,096 ranks has 12,288 messages in
-      // flight at every event.
-      if (++events > kProjectAfter &&
-          static_cast<double>(work_) / static_cast<double>(events) * 2.0 *
-                  static_cast<double>(o_.comm.size()) >
-              kProjectSlack * static_cast<double>(maxWork_))
+      // A trace whose first messages already cost as much as the whole budget spread over all
+      // of them gives up at once, rather than after the whole budget: a random pattern of 4,096
+      // ranks keeps 12,288 messages in flight, ending one at a time. (Messages that end
+      // together, as an all-to-all's, cost one event between them: counted by message, not by
+      // event.)
+      ++events;
+      if (completed_ >= kProjectAfter && static_cast<double>(work_) /
+                                                 static_cast<double>(completed_) *
+                                                 static_cast<double>(o_.comm.size()) >
+                                             kProjectSlack * static_cast<double>(maxWork_))
         return std::nullopt;
       if (until != FlowClock::time_point::max() && events % kClockEvents == 0 &&
           FlowClock::now() >= until)
@@ -331,7 +333,9 @@ class FlowSimulation {
 
   void complete(std::uint32_t i) {
     end_ = std::max(end_, now_);
-    if (o_.periodOf[i] >= 0) periodEnd_[o_.periodOf[i]] = std::max(periodEnd_[o_.periodOf[i]], now_);
+    ++completed_;
+    if (const std::int32_t p = o_.periodOf[i]; p >= 0)
+      periodEnd_[p] = std::max(periodEnd_[p], now_);
     for (int side = 0; side < 2; ++side) {
       const std::uint32_t g = o_.groupOf[2 * static_cast<std::size_t>(i) + side];
       if (--o_.groupLeft[g] == 0)
@@ -446,7 +450,8 @@ class FlowSimulation {
   std::vector<Entry> heap_;
   double flowCap_ = kInfinity;
   std::uint64_t maxWork_ = 0;
-  std::uint64_t work_ = 0;  // links visited by the sharings: the simulation's cost
+  std::uint64_t work_ = 0;       // links visited by the sharings: the simulation's cost
+  std::uint64_t completed_ = 0;  // messages done
   double now_ = 0, end_ = 0;
 };
 
@@ -496,7 +501,7 @@ std::optional<FlowRanking> fastestByFlow(const Problem& problem, const Network& 
     const std::optional<double> seconds =
         flowSeconds(problem, router, *mappings[i], maxMessages, kFlowMaxWork, until);
     if (!seconds && i > 0 && FlowClock::now() >= until) break;  // the ones simulated in time
-    if (!seconds) return std::nullopt;  // too costly to simulate
+    if (!seconds) return std::nullopt;                          // too costly to simulate
     ranking.ranked = i + 1;
     if (*seconds < bestSeconds) {
       bestSeconds = *seconds;

@@ -91,7 +91,8 @@ Prediction predict(const Problem& problem, const Network& router, const Mapping&
     p.communication += static_cast<double>(problem.repeats[t]) * p.ccs[t].seconds;
   }
   p.timeline = plan ? plan->length(duration) : TimelinePlan(problem).length(duration);
-  if (model.flow) p.flow = flowSeconds(problem, router, mapping, profileTimes(problem, loads, model));
+  if (model.flow)
+    p.flow = flowSeconds(problem, router, mapping, profileTimes(problem, loads, model));
   p.computation = localWork;
   p.total = p.flow.value_or(p.timeline) + p.computation;
   return p;

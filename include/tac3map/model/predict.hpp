@@ -24,9 +24,9 @@ namespace tac3map {
 
 struct CcsTime {
   double seconds = 0;
-  int slowest = -1;       // communication index in the Problem
-  double contention = 0;  // C of the slowest communication (engines may make it fractional)
-  int busiestLink = 0;    // most messages of the CCS on one network link
+  int slowest = -1;           // communication index in the Problem
+  double contention = 0;      // C of the slowest communication (engines may make it fractional)
+  int busiestLink = 0;        // most messages of the CCS on one network link
   std::uint64_t repeats = 1;  // how often the CCS occurs in the trace (problem.hpp)
 };
 
@@ -61,8 +61,7 @@ double localWorkSeconds(const Trace& trace, const TimeModel& copy);
 
 // `plan`: the problem's timeline plan when the caller keeps one (Job), else one is made.
 Prediction predict(const Problem& problem, const Network& router, const Mapping& mapping,
-                   const PredictModel& model, double localWork,
-                   const TimelinePlan* plan = nullptr);
+                   const PredictModel& model, double localWork, const TimelinePlan* plan = nullptr);
 
 // Whether a barrier between CCS t and t+1 pays: without it, t+1's messages may start while
 // t's are still in flight and share their links. `penalty` is how much longer t+1 takes when
