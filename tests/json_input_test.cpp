@@ -72,6 +72,10 @@ TEST(InputErrors, AQuotedTokenOrALongWordKeepsEightyCharacters) {
   EXPECT_EQ(shortenedMessage(prose).find("rank's node"), 4u);
   EXPECT_NE(shortenedMessage(prose).find("'ab'"), std::string::npos);
   EXPECT_EQ(std::string(InputError("short").what()), "short");
+  // Two million quotes that open and never close: each is looked after once, not rescanned.
+  std::string quotes;
+  for (int i = 0; i < 2'000'000; ++i) quotes += " 'x";
+  EXPECT_LE(shortenedMessage(quotes).size(), kMaxErrorLength + 40);
 }
 
 TEST(InputErrors, ALongMessageKeepsItsStartAndEnd) {

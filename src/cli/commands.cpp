@@ -207,13 +207,16 @@ int runMap(const MapOptions& o) {
   // The flow model's ranking of the search's map and --init auto's candidates comes after the
   // search, within the same limit: the time of one simulation (of the block placement) for
   // each, at most a quarter of the limit, is kept from the starts and the search. The ranking
-  // ends at the limit itself, with the maps simulated by then (docs/search.md).
+  // ends at the limit itself, with the maps simulated by then (docs/model.md, "Cost and
+  // limits"). A job whose one simulation does not even fit in the limit has no flow figures.
   const Deadline limit = schedule.deadline;
   if (limit.limited() && objective == ObjectiveKind::Tac3) {
     const auto began = std::chrono::steady_clock::now();
     if (job.flow(job.mapping("identity"), limit.atOrNever()))
       schedule.deadline = limit.reserve(
           std::min(kFlowRankingReserve * secondsSince(began), kFlowRankingShare * limit.left()));
+    else
+      job.forgoFlow();
   }
   line->bound(schedule.deadline);
   schedule.allocation = job.allocation;

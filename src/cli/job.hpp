@@ -109,8 +109,6 @@ struct Job {
     if (mapping.nodeOfTask.size() != static_cast<std::size_t>(problem.tasks)) return s;
     s.timeline = static_cast<double>(timelineExact(problem, timeline(), router, mapping)) /
                  (machine.linkBandwidth * static_cast<double>(exact.tac3Scale));
-    // A trace the flow model gives up on (too many messages in flight: kFlowMaxWork) is not
-    // simulated again for the job's other mappings: the first one's answer stands for all.
     s.flow = flow(mapping);
     return s;
   }
@@ -125,6 +123,8 @@ struct Job {
     if (!seconds && FlowClock::now() < until) flowGivenUp_ = true;
     return seconds;
   }
+  // No flow figures for this job from now on (a caller that found them too costly).
+  void forgoFlow() const { flowGivenUp_ = true; }
 
  private:
   mutable std::once_flag timelineOnce_;

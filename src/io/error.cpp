@@ -33,6 +33,7 @@ std::string shortenedMessage(const std::string& message) {
   // Each quoted token: at most kMaxQuotedLength characters of it.
   std::string text;
   text.reserve(std::min(message.size(), 4 * kMaxErrorLength));
+  std::size_t noSingle = std::string::npos, noDouble = std::string::npos;
   for (std::size_t i = 0; i < message.size(); ++i) {
     // A word (letters, digits, '_') longer than a token may be: cut too (an unquoted number).
     if (std::isalnum(static_cast<unsigned char>(message[i])) || message[i] == '_') {
@@ -49,7 +50,16 @@ std::string shortenedMessage(const std::string& message) {
       i = j - 1;
       continue;
     }
-    const std::size_t end = opens(message, i) ? closing(message, i) : std::string::npos;
+    // A quote with no closing one after it has none after any later position either: the
+    // search is not repeated (a 50 MB line of quotes stays linear).
+    std::size_t end = std::string::npos;
+    if (opens(message, i)) {
+      std::size_t& none = message[i] == '"' ? noDouble : noSingle;
+      if (i < none) {
+        end = closing(message, i);
+        if (end == std::string::npos) none = i;
+      }
+    }
     if (end == std::string::npos || end - i - 1 <= kMaxQuotedLength) {
       text += message[i];
       continue;

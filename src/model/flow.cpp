@@ -124,15 +124,6 @@ struct Walk {
   std::size_t periodsLeft = 0;
 };
 
-// What the timeline's period search looks at (timeline.cpp): the sets and their barriers.
-std::vector<int> setKeys(const Problem& problem) {
-  std::vector<int> keys(problem.ccsOfSet.size());
-  for (std::size_t k = 0; k < keys.size(); ++k)
-    keys[k] =
-        2 * problem.ccsOfSet[k] + (problem.barrierBefore.empty() ? 0 : problem.barrierBefore[k]);
-  return keys;
-}
-
 std::optional<Walk> makeWalk(const Problem& problem, std::size_t maxMessages) {
   std::vector<std::size_t> size(problem.realCcsCount, 0);
   for (std::size_t c = 0; c < problem.realCommunications; ++c) ++size[problem.ccs[c]];
@@ -149,7 +140,7 @@ std::optional<Walk> makeWalk(const Problem& problem, std::size_t maxMessages) {
     walk.periodOf.assign(n, -1);
     return walk;
   }
-  const Period period = findPeriod(setKeys(problem));
+  const Period period = findPeriod(orderKeys(problem));
   if (period.length == 0 || period.repeats < kFlowMinPeriods + 1) return std::nullopt;
   const std::size_t end = period.start + period.repeats * period.length;
   const std::size_t fixed = messages(0, period.start) + messages(end, n);

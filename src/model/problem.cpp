@@ -188,6 +188,14 @@ void checkScoreArithmetic(const CcsSet& sets, const Model& model, int longestRou
   }
 }
 
+std::vector<int> orderKeys(const Problem& problem) {
+  std::vector<int> keys(problem.ccsOfSet.size());
+  for (std::size_t k = 0; k < keys.size(); ++k)
+    keys[k] =
+        2 * problem.ccsOfSet[k] + (problem.barrierBefore.empty() ? 0 : problem.barrierBefore[k]);
+  return keys;
+}
+
 Period findPeriod(const std::vector<int>& sequence) {
   // For each candidate period p, the longest stretch where the list equals itself shifted by
   // p; the best covers the most sets in whole periods (the smallest p on ties: a multiple of

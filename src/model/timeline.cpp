@@ -5,19 +5,6 @@
 #include "tac3map/model/link_loads.hpp"
 
 namespace tac3map {
-namespace {
-
-// The sequence the iteration is found in: a set and whether a barrier comes before it, so
-// that a found iteration repeats the barriers too.
-std::vector<int> orderKeys(const Problem& problem) {
-  std::vector<int> keys(problem.ccsOfSet.size());
-  for (std::size_t k = 0; k < keys.size(); ++k)
-    keys[k] =
-        2 * problem.ccsOfSet[k] + (problem.barrierBefore.empty() ? 0 : problem.barrierBefore[k]);
-  return keys;
-}
-
-}  // namespace
 
 TimelinePlan::TimelinePlan(const Problem& problem)
     : problem_(problem), members_(problem.realCcsCount), period_(findPeriod(orderKeys(problem))) {

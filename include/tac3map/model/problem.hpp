@@ -70,6 +70,9 @@ struct Period {
   std::size_t start = 0, length = 0, repeats = 0;
 };
 Period findPeriod(const std::vector<int>& sequence);
+// The sequence a problem's iteration is found in (the timeline and flow models): each set and
+// whether a barrier comes before it, so that a found iteration repeats the barriers too.
+std::vector<int> orderKeys(const Problem& problem);
 
 // Every exact score is a 64-bit sum (objective.hpp): tac3 adds per CCS its messages x the
 // largest route weight x its largest message, tahb the bytes x hops, the tie-break the squared
