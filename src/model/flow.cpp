@@ -12,8 +12,11 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // Events closer than this (relative) happen together: a flow whose end falls within it of the
 // next event ends there instead of leaving a residue of rounding error to a later event.
 constexpr double kTogether = 1e-12;
-// A simulation with a deadline looks at the clock every this many events.
+// A simulation with a deadline looks at the clock every this many events, or sooner once it
+// has visited this many links since (with 12,288 messages in flight, 64 events took 6 s under
+// the sanitizers).
 constexpr std::uint64_t kClockEvents = 64;
+constexpr std::uint64_t kClockWork = std::uint64_t{1} << 16;
 // After this many messages a simulation whose work so far, projected over all of its
 // messages, passes this many times its budget gives up (FlowSimulation::run).
 constexpr std::uint64_t kProjectAfter = 16;
@@ -254,9 +257,11 @@ class FlowSimulation {
                                                  static_cast<double>(o_.comm.size()) >
                                              kProjectSlack * static_cast<double>(maxWork_))
         return std::nullopt;
-      if (until != FlowClock::time_point::max() && events % kClockEvents == 0 &&
-          FlowClock::now() >= until)
-        return std::nullopt;
+      if (until != FlowClock::time_point::max() &&
+          (events % kClockEvents == 0 || work_ - clockWork_ >= kClockWork)) {
+        clockWork_ = work_;
+        if (FlowClock::now() >= until) return std::nullopt;
+      }
       shareBandwidth();
       double next = kInfinity;
       for (std::uint32_t i : latent_) next = std::min(next, latencyEnd_[i]);
@@ -443,6 +448,7 @@ class FlowSimulation {
   std::uint64_t maxWork_ = 0;
   std::uint64_t work_ = 0;       // links visited by the sharings: the simulation's cost
   std::uint64_t completed_ = 0;  // messages done
+  std::uint64_t clockWork_ = 0;  // work_ when the clock was last looked at
   double now_ = 0, end_ = 0;
 };
 
