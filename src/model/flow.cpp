@@ -127,9 +127,15 @@ struct Walk {
   std::size_t periodsLeft = 0;
 };
 
-std::optional<Walk> makeWalk(const Problem& problem, std::size_t maxMessages) {
+// Messages of each CCS of the problem.
+std::vector<std::size_t> setSizes(const Problem& problem) {
   std::vector<std::size_t> size(problem.realCcsCount, 0);
   for (std::size_t c = 0; c < problem.realCommunications; ++c) ++size[problem.ccs[c]];
+  return size;
+}
+
+std::optional<Walk> makeWalk(const Problem& problem, std::size_t maxMessages) {
+  const std::vector<std::size_t> size = setSizes(problem);
   const std::size_t n = problem.ccsOfSet.size();
   const auto messages = [&](std::size_t from, std::size_t to) {
     std::size_t total = 0;
@@ -455,8 +461,7 @@ class FlowSimulation {
 }  // namespace
 
 std::size_t flowMessageCount(const Problem& problem) {
-  std::vector<std::size_t> size(problem.realCcsCount, 0);
-  for (std::size_t c = 0; c < problem.realCommunications; ++c) ++size[problem.ccs[c]];
+  const std::vector<std::size_t> size = setSizes(problem);
   std::size_t total = 0;
   for (int t : problem.ccsOfSet) total += size[t];
   return total;
