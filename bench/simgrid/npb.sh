@@ -26,11 +26,13 @@
 #   MAP_TIMEOUT  seconds after which a `map` run is stopped and its mapping left out (default: none)
 #   MAPPINGS     default "identity tofu-default tahb-map scotch tac3-map"
 #   SEED         seed of the tahb and tac3 searches (default 1)
-#   COLLECTIVES  tac3map's --collectives for map/score (default: tac3map's defaults)
+#   COLLECTIVES  tac3map's --collectives for map/score (default: what SMPI runs, below)
 #   EAGER_LIMIT  tac3map's --eager-limit for map/score (default 65536, the simulation's
 #                smpi/send-is-detached-thresh in common.sh; empty: none)
 #   SMPI_COLLS   the collective algorithms SMPI runs: "default" (SMPI's own default selector,
-#                default) or "tac3map" (SMPI told to run the algorithms tac3map assumes by
+#                default; with COLLECTIVES unset, tac3map is told the same algorithms at the
+#                kernel's sizes, smpi_default_collectives below) or "tac3map" (SMPI told to run
+#                the algorithms tac3map assumes by
 #                default: bcast binomial_tree, reduce binomial, allreduce rdb, alltoall and
 #                alltoallv ring = tac3map's pairwise; with COLLECTIVES unset this also passes
 #                --collectives allgather=shift-ring for SMPI's ring allgather)
@@ -243,10 +245,28 @@ case "$SMPI_COLLS" in
     [ -n "$COLLECTIVES" ] || COLLECTIVES=allgather=shift-ring ;;
   *) echo "npb.sh: SMPI_COLLS must be default or tac3map" >&2; exit 1 ;;
 esac
-coll_flags=()
-[ -n "$COLLECTIVES" ] && coll_flags=(--collectives "$COLLECTIVES")
-# The simulation's eager limit (common.sh): MG's 4-32 KiB blocking sends go at once there.
-[ -n "$EAGER_LIMIT" ] && coll_flags+=(--eager-limit "$EAGER_LIMIT")
+# What SimGrid's default selector (smpi_default_selector.cpp) runs, in tac3map's names:
+# bcast binomial, reduce, gather, scatter, allgather(v) and alltoallv linear (every message
+# posted at once), allreduce a reduce to rank 0 then a bcast; alltoall by Open MPI's decision
+# for 64 ranks, Bruck below 1 KiB blocks (IS: 4 bytes), linear up to 256 KiB (FT: 32 KiB).
+smpi_default_collectives() {  # kernel
+  local all=bcast=binomial,reduce=linear,gather=linear,scatter=linear,gatherv=linear
+  all+=,scatterv=linear,allgather=linear,allgatherv=linear,alltoallv=linear,allreduce=reduce-bcast
+  case "$1" in
+    is.*) echo "$all,alltoall=bruck" ;;
+    *) echo "$all,alltoall=linear" ;;
+  esac
+}
+# tac3map's --collectives and --eager-limit for KERNEL into coll_flags.
+set_coll_flags() {  # kernel
+  local collectives=$COLLECTIVES
+  [ -z "$collectives" ] && [ "$SMPI_COLLS" = default ] && collectives=$(smpi_default_collectives "$1")
+  coll_flags=()
+  [ -n "$collectives" ] && coll_flags=(--collectives "$collectives")
+  # The simulation's eager limit (common.sh): MG's 4-32 KiB blocking sends go at once there.
+  [ -n "$EAGER_LIMIT" ] && coll_flags+=(--eager-limit "$EAGER_LIMIT")
+  return 0
+}
 
 # Runs BINARY on PLATFORM with HOSTS; prints the simulated seconds and NPB's own timed
 # seconds. Cached per host file, binary and configuration.
@@ -287,6 +307,7 @@ for kc in $KERNELS; do
   index=$(trace "$kc" "$bin")
   [ "$kc" = cg.A ] && [ "$RANKS" = 64 ] && [ -w /work ] && echo "$index" > /work/npb-cg-trace.txt
   [ "$STEPS" = trace ] && continue
+  set_coll_flags "$kc"
   dir=$OUT/$kc.$RANKS
   mkdir -p "$dir"
   box=(--machine "$MACHINE" --shape "$SHAPE")

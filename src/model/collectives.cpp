@@ -13,11 +13,15 @@ struct AlgorithmName {
   const char* name;
   Algorithm algorithm;
 };
-const AlgorithmName kAlgorithms[] = {
-    {"binomial", Algorithm::Binomial},   {"recursive-doubling", Algorithm::RecursiveDoubling},
-    {"ring", Algorithm::Ring},           {"bruck", Algorithm::Bruck},
-    {"pairwise", Algorithm::Pairwise},   {"dissemination", Algorithm::Dissemination},
-    {"shift-ring", Algorithm::ShiftRing}};
+const AlgorithmName kAlgorithms[] = {{"binomial", Algorithm::Binomial},
+                                     {"recursive-doubling", Algorithm::RecursiveDoubling},
+                                     {"ring", Algorithm::Ring},
+                                     {"bruck", Algorithm::Bruck},
+                                     {"pairwise", Algorithm::Pairwise},
+                                     {"dissemination", Algorithm::Dissemination},
+                                     {"shift-ring", Algorithm::ShiftRing},
+                                     {"linear", Algorithm::Linear},
+                                     {"reduce-bcast", Algorithm::ReduceBcast}};
 
 bool supported(CollectiveOp op, Algorithm a) {
   switch (op) {
@@ -25,25 +29,25 @@ bool supported(CollectiveOp op, Algorithm a) {
     case CollectiveOp::Reduce:
     case CollectiveOp::Gather:
     case CollectiveOp::Scatter:
-      return a == Algorithm::Binomial;
+    case CollectiveOp::Gatherv:
+    case CollectiveOp::Scatterv:
+      return a == Algorithm::Binomial || a == Algorithm::Linear;
     case CollectiveOp::Allreduce:
-      return a == Algorithm::RecursiveDoubling || a == Algorithm::Ring;
+      return a == Algorithm::RecursiveDoubling || a == Algorithm::Ring ||
+             a == Algorithm::ReduceBcast;
     case CollectiveOp::Allgather:
       return a == Algorithm::Ring || a == Algorithm::RecursiveDoubling || a == Algorithm::Bruck ||
-             a == Algorithm::ShiftRing;
+             a == Algorithm::ShiftRing || a == Algorithm::Linear;
     case CollectiveOp::Alltoall:
-      return a == Algorithm::Pairwise;
+      return a == Algorithm::Pairwise || a == Algorithm::Linear || a == Algorithm::Bruck;
     case CollectiveOp::ReduceScatter:
       return a == Algorithm::Ring;
     case CollectiveOp::Barrier:
       return a == Algorithm::Dissemination;
-    case CollectiveOp::Gatherv:
-    case CollectiveOp::Scatterv:
-      return a == Algorithm::Binomial;
     case CollectiveOp::Allgatherv:
-      return a == Algorithm::Ring;
+      return a == Algorithm::Ring || a == Algorithm::Linear;
     case CollectiveOp::Alltoallv:
-      return a == Algorithm::Pairwise;
+      return a == Algorithm::Pairwise || a == Algorithm::Linear;
     case CollectiveOp::Scan:
     case CollectiveOp::Exscan:
       return a == Algorithm::RecursiveDoubling;
@@ -58,19 +62,57 @@ bool isVariable(CollectiveOp op) {
          op == CollectiveOp::Allgatherv;
 }
 
+// The names of the requests a linear algorithm posts in one call: "~coll0", "~coll1", ...,
+// interned into the trace's table once and used again by every call (each call waits for all
+// of them before it returns).
+class CallRequests {
+ public:
+  explicit CallRequests(NameTable& names) : names_(names) {}
+  int operator()(int k) {
+    while (ids_.size() <= static_cast<std::size_t>(k)) {
+      std::string name = "~coll";
+      name.append(std::to_string(ids_.size()));
+      ids_.push_back(names_.intern(name));
+    }
+    return ids_[k];
+  }
+
+ private:
+  NameTable& names_;
+  std::vector<int> ids_;
+};
+
 // The steps one rank takes, in communicator ranks; turned into events by the caller.
 // With no `out`, only counts the messages the steps send (the expansion's size, checked
 // against limits::kMaxCommunications before anything is expanded).
 class Steps {
  public:
   explicit Steps(std::vector<Event>* out, std::uint64_t* sends, const Event& call,
-                 const std::vector<int>& members, std::int64_t tag)
-      : out_(out), sends_(sends), call_(call), members_(members), tag_(tag) {}
+                 const std::vector<int>& members, std::int64_t tag, CallRequests* requests)
+      : out_(out), sends_(sends), call_(call), members_(members), tag_(tag), requests_(requests) {}
 
   void send(int to, std::uint64_t bytes) { add(EventKind::Send, to, bytes, -1, 0); }
   void recv(int from, std::uint64_t bytes) { add(EventKind::Recv, from, bytes, -1, 0); }
   void exchange(int to, std::uint64_t sent, int from, std::uint64_t received) {
     add(EventKind::Sendrecv, to, sent, from, received);
+  }
+  // The linear algorithms post every message at once and then wait for each: requests of
+  // their own (CallRequests), waited by name, so that requests the program keeps live across
+  // the call stay live.
+  void isend(int to, std::uint64_t bytes) { add(EventKind::Isend, to, bytes, -1, 0); }
+  void irecv(int from, std::uint64_t bytes) { add(EventKind::Irecv, from, bytes, -1, 0); }
+  void waitPosted() {
+    for (int k = 0; k < posted_; ++k) {
+      ++count_;
+      if (!out_) continue;
+      Event e;
+      e.kind = EventKind::Wait;
+      e.line = call_.line;
+      e.file = call_.file;
+      e.request = (*requests_)(k);
+      out_->push_back(e);
+    }
+    posted_ = 0;
   }
 
   // The steps added so far (events, or counted only).
@@ -79,7 +121,9 @@ class Steps {
  private:
   void add(EventKind kind, int peer, std::uint64_t bytes, int peer2, std::uint64_t bytes2) {
     ++count_;
-    if (kind != EventKind::Recv) ++*sends_;
+    const bool posts = kind == EventKind::Isend || kind == EventKind::Irecv;
+    if (kind != EventKind::Recv && kind != EventKind::Irecv) ++*sends_;
+    if (posts) ++posted_;
     if (!out_) return;
     Event e;
     e.kind = kind;
@@ -92,6 +136,7 @@ class Steps {
       e.peer2 = members_[peer2];
       e.bytes2 = bytes2;
     }
+    if (posts) e.request = (*requests_)(posted_ - 1);
     out_->push_back(e);
   }
 
@@ -100,7 +145,9 @@ class Steps {
   const Event& call_;
   const std::vector<int>& members_;
   std::int64_t tag_;
+  CallRequests* requests_;
   std::size_t count_ = 0;
+  int posted_ = 0;  // requests posted and not yet waited
 };
 
 int largestPowerOfTwoAtMost(int n) {
@@ -250,12 +297,15 @@ void bruck(Steps& s, int v, int n, std::uint64_t bytes) {
   }
 }
 
-// Gather, scatter and allgather (recursive doubling, Bruck) steps carry up to n - 1 blocks: bytes x
+// Gather, scatter (binomial), allgather (recursive doubling, Bruck) and alltoall (Bruck) steps
+// carry up to n - 1 blocks: bytes x
 // (n - 1) must stay a message size (limits.hpp), so that no step's byte count wraps around 64 bits.
 void checkStepBytes(const Trace& trace, const Event& call, int n, Algorithm algorithm) {
-  const bool multiplies = call.op == CollectiveOp::Gather || call.op == CollectiveOp::Scatter ||
+  const bool multiplies = ((call.op == CollectiveOp::Gather || call.op == CollectiveOp::Scatter) &&
+                           algorithm != Algorithm::Linear) ||
                           (call.op == CollectiveOp::Allgather && algorithm != Algorithm::Ring &&
-                           algorithm != Algorithm::ShiftRing);
+                           algorithm != Algorithm::ShiftRing && algorithm != Algorithm::Linear) ||
+                          (call.op == CollectiveOp::Alltoall && algorithm == Algorithm::Bruck);
   if (!multiplies || n < 2 || call.bytes <= limits::kMaxMessageBytes / (n - 1)) return;
   std::string message = collectiveName(call.op);
   message += " of ";
@@ -270,32 +320,90 @@ void checkStepBytes(const Trace& trace, const Event& call, int n, Algorithm algo
   failLimit(trace.fileOf(call), call.line, message);
 }
 
+// The rooted linear algorithms (SimGrid's default selector, Open MPI's basic linear): the
+// root posts its n - 1 messages at once, one block each, to or from root + 1, root + 2, ...,
+// and waits for them; every other rank posts its one message and waits. bcast and scatter(v)
+// send from the root, reduce and gather(v) send to it.
+void linearRooted(Steps& s, int v, int n, int root, bool fromRoot, const void* context,
+                  SpanBytes span) {
+  const int rel = (v - root + n) % n;
+  if (rel == 0) {
+    for (int r = 1; r < n; ++r) {
+      const std::uint64_t bytes = span(context, r, 1);
+      if (fromRoot)
+        s.isend((r + root) % n, bytes);
+      else
+        s.irecv((r + root) % n, bytes);
+    }
+  } else if (fromRoot) {
+    s.irecv(root, span(context, rel, 1));
+  } else {
+    s.isend(root, span(context, rel, 1));
+  }
+  s.waitPosted();
+}
+
+// Every rank posts its receives from v - 1, v - 2, ... and its sends to v + 1, v + 2, ... at
+// once, then waits for all (allgather(v) and alltoall(v) linear). Posted together, they are
+// one level; their order only decides how the level splits into sets: set s is the shift
+// v -> v + s, as in the pairwise exchange.
+template <class Sent, class Received>
+void linearAll(Steps& s, int v, int n, Sent sent, Received received) {
+  for (int step = 1; step < n; ++step) s.irecv((v - step + n) % n, received((v - step + n) % n));
+  for (int step = 1; step < n; ++step) s.isend((v + step) % n, sent((v + step) % n));
+  s.waitPosted();
+}
+
+// Alltoall by Bruck (SimGrid's alltoall "bruck", Open MPI's choice for small blocks): at
+// distance d = 1, 2, 4, ... each rank sends to v + d the blocks whose index has bit d set and
+// receives as many from v - d.
+void bruckAlltoall(Steps& s, int v, int n, std::uint64_t bytes) {
+  for (int pof = 1; pof < n; pof *= 2) {
+    std::uint64_t blocks = 0;
+    for (int b = 1; b < n; ++b) blocks += (b & pof) != 0 ? 1 : 0;
+    s.exchange((v + pof) % n, bytes * blocks, (v - pof + n) % n, bytes * blocks);
+  }
+}
+
 // Rank v's steps of `call` into `s`. `own`: every communicator rank's own block of this call
 // (gatherv, scatterv, allgatherv), else null.
-void addSteps(Steps& s, const Trace& trace, const Event& call, int v, int n, Algorithm algorithm,
-              const std::vector<std::uint64_t>* own) {
+void addSteps(Steps& s, const Trace& trace, const Event& call, int v, int n,
+              const CollectiveAlgorithms& algorithms, const std::vector<std::uint64_t>* own) {
+  const Algorithm algorithm = algorithms.of(call.op);
+  const bool linear = algorithm == Algorithm::Linear;
   const int rel = (v - call.root + n) % n;
   const std::uint64_t bytes = call.bytes;
   const UniformBlocks one{bytes, false}, each{bytes, true};
   const RankBlocks ranks{own, call.root};
+  const auto rooted = [&](bool fromRoot, const void* context, SpanBytes span) {
+    if (linear) return linearRooted(s, v, n, call.root, fromRoot, context, span);
+    if (fromRoot) return binomialDown(s, rel, n, call.root, context, span);
+    binomialUp(s, rel, n, call.root, context, span);
+  };
   switch (call.op) {
     case CollectiveOp::Bcast:
-      return binomialDown(s, rel, n, call.root, &one, UniformBlocks::span);
+      return rooted(true, &one, UniformBlocks::span);
     case CollectiveOp::Scatter:
-      return binomialDown(s, rel, n, call.root, &each, UniformBlocks::span);
+      return rooted(true, &each, UniformBlocks::span);
     case CollectiveOp::Scatterv:
-      return binomialDown(s, rel, n, call.root, &ranks, RankBlocks::span);
+      return rooted(true, &ranks, RankBlocks::span);
     case CollectiveOp::Reduce:
-      return binomialUp(s, rel, n, call.root, &one, UniformBlocks::span);
+      return rooted(false, &one, UniformBlocks::span);
     case CollectiveOp::Gather:
-      return binomialUp(s, rel, n, call.root, &each, UniformBlocks::span);
+      return rooted(false, &each, UniformBlocks::span);
     case CollectiveOp::Gatherv:
-      return binomialUp(s, rel, n, call.root, &ranks, RankBlocks::span);
+      return rooted(false, &ranks, RankBlocks::span);
     case CollectiveOp::Allgatherv:
+      if (linear)
+        return linearAll(
+            s, v, n, [&](int) { return (*own)[v]; }, [&](int from) { return (*own)[from]; });
       return ringBlocks(s, v, n, *own);
     case CollectiveOp::Alltoallv: {
       const auto& sent = trace.blocks[call.blocks];
       const auto& received = trace.blocks[call.blocks + 1];
+      if (linear)
+        return linearAll(
+            s, v, n, [&](int to) { return sent[to]; }, [&](int from) { return received[from]; });
       for (int step = 1; step < n; ++step)
         s.exchange((v + step) % n, sent[(v + step) % n], (v - step + n) % n,
                    received[(v - step + n) % n]);
@@ -305,12 +413,25 @@ void addSteps(Steps& s, const Trace& trace, const Event& call, int v, int n, Alg
     case CollectiveOp::Exscan:
       return recursiveDoublingScan(s, v, n, bytes);
     case CollectiveOp::Allreduce:
+      if (algorithm == Algorithm::ReduceBcast) {
+        // A reduce to rank 0, then a bcast from it, each by its own algorithm (SimGrid's
+        // default selector runs them linear and binomial).
+        Event part = call;
+        part.root = 0;
+        part.op = CollectiveOp::Reduce;
+        addSteps(s, trace, part, v, n, algorithms, nullptr);
+        part.op = CollectiveOp::Bcast;
+        return addSteps(s, trace, part, v, n, algorithms, nullptr);
+      }
       if (algorithm == Algorithm::Ring) {
         ringReduceScatterChunks(s, v, n, bytes);
         return ringAllgatherChunks(s, v, n, bytes);
       }
       return recursiveDoublingAllreduce(s, v, n, bytes);
     case CollectiveOp::Allgather:
+      if (linear)
+        return linearAll(
+            s, v, n, [&](int) { return bytes; }, [&](int) { return bytes; });
       if (algorithm == Algorithm::Ring) return ringSameSize(s, v, n, bytes);
       if (algorithm == Algorithm::ShiftRing) return shiftRing(s, v, n, bytes);
       if (algorithm == Algorithm::RecursiveDoubling && (n & (n - 1)) == 0) {
@@ -321,6 +442,10 @@ void addSteps(Steps& s, const Trace& trace, const Event& call, int v, int n, Alg
       }
       return bruck(s, v, n, bytes);  // Bruck, and recursive doubling on other sizes
     case CollectiveOp::Alltoall:
+      if (linear)
+        return linearAll(
+            s, v, n, [&](int) { return bytes; }, [&](int) { return bytes; });
+      if (algorithm == Algorithm::Bruck) return bruckAlltoall(s, v, n, bytes);
       for (int step = 1; step < n; ++step)
         s.exchange((v + step) % n, bytes, (v - step + n) % n, bytes);
       return;
@@ -336,11 +461,12 @@ void addSteps(Steps& s, const Trace& trace, const Event& call, int v, int n, Alg
 // how many. `own`: as addSteps.
 std::size_t expandOne(std::vector<Event>* out, std::uint64_t* sends, const Trace& trace,
                       const Event& call, int v, const std::vector<int>& members, std::int64_t tag,
-                      Algorithm algorithm, const std::vector<std::uint64_t>* own) {
+                      const CollectiveAlgorithms& algorithms, CallRequests* requests,
+                      const std::vector<std::uint64_t>* own) {
   const int n = static_cast<int>(members.size());
   if (n < 2) return 0;
-  Steps s(out, sends, call, members, tag);
-  addSteps(s, trace, call, v, n, algorithm, own);
+  Steps s(out, sends, call, members, tag, requests);
+  addSteps(s, trace, call, v, n, algorithms, own);
   return s.count();
 }
 
@@ -542,7 +668,7 @@ void expandInto(const Trace& trace, Trace& target, const CollectiveAlgorithms& a
         continue;
       }
       const auto [members, v] = place(rank, e);
-      sizes[rank] += expandOne(nullptr, &sends, trace, e, v, *members, 0, algorithms.of(e.op),
+      sizes[rank] += expandOne(nullptr, &sends, trace, e, v, *members, 0, algorithms, nullptr,
                                blocksOf(e, calls[e.comm]++));
       if (sends > limits::kMaxCommunications) {
         std::string message = collectiveName(e.op);
@@ -555,6 +681,7 @@ void expandInto(const Trace& trace, Trace& target, const CollectiveAlgorithms& a
       }
     }
   }
+  CallRequests requests(target.requests);
   for (int rank = 0; rank < trace.ranks; ++rank) {
     std::vector<Event> expanded;
     expanded.reserve(sizes[rank]);
@@ -569,7 +696,7 @@ void expandInto(const Trace& trace, Trace& target, const CollectiveAlgorithms& a
       const std::int64_t call = calls[e.comm]++;
       const std::int64_t tag =
           -1 - ((commNumber.at(trace.commOf(e)) + tagCommOffset) * 1000000000 + call);
-      expandOne(&expanded, &sends, trace, e, v, *members, tag, algorithms.of(e.op),
+      expandOne(&expanded, &sends, trace, e, v, *members, tag, algorithms, &requests,
                 blocksOf(e, call));
     }
     target.events[rank] = std::move(expanded);  // in place: the rank's events are read

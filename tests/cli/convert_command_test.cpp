@@ -7,7 +7,8 @@
 
 #include <filesystem>
 
-#include "command_test.hpp"
+#include "cli/cli_fixture.hpp"
+#include "cli/command_test.hpp"
 #include "tac3map/io/exit_codes.hpp"
 #include "tac3map/mapping/rankmap.hpp"
 #include "test_support.hpp"
@@ -244,5 +245,47 @@ TEST_F(Convert, DocumentedExamplesWork) {
   EXPECT_EQ(testing::slurp(out("from-vcoord.map")), scotch);
 }
 
+// The same through the fixture of the other commands' tests.
+TEST_F(Cli, ConvertToSimgridTiReadsBackAsTheSameCcs) {
+  const Outcome r = run("convert examples/cg64-isend.trace --to simgrid-ti -o " + out("cg.ti"));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(fs::exists(out("cg.ti.rank63")));
+  const Outcome original = run("ccs --trace examples/cg64-isend.trace --json");
+  const Outcome converted = run("ccs --trace " + out("cg.ti") + " --json");
+  ASSERT_EQ(converted.exitCode, 0) << converted.err;
+  EXPECT_EQ(converted.out, original.out);
+  const Outcome bad = run("convert examples/cg64-isend.trace --to paraver -o " + out("x.ti"));
+  EXPECT_EQ(bad.exitCode, kExitUsage);
+  EXPECT_FALSE(fs::exists(out("x.ti")));
+}
+
+TEST_F(Cli, ConvertExpandsCollectivesWithTheChosenAlgorithm) {
+  // One allgather per rank, written with each algorithm: the TI trace holds its steps (and no
+  // 'sendRecv', which SimGrid 3.32 rejects without datatypes), and reads back as the CCSs of
+  // the native trace under the same --collectives.
+  std::string text = "tac3map-trace 1\nranks 6\n";
+  for (int r = 0; r < 6; ++r) text += std::to_string(r) + " allgather 1024\n";
+  const std::string trace = file("ag.trace", text);
+  std::set<std::string> different;
+  for (const char* algorithm : {"ring", "shift-ring", "bruck", "recursive-doubling"}) {
+    SCOPED_TRACE(algorithm);
+    const std::string choice = std::string(" --collectives allgather=") + algorithm;
+    const Outcome r = run("convert " + trace + " --to simgrid-ti -o " + out("ag.ti") + choice);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::ifstream rank0(out("ag.ti.rank0"));
+    const std::string actions((std::istreambuf_iterator<char>(rank0)), {});
+    EXPECT_EQ(actions.find("sendRecv"), std::string::npos);
+    const Outcome original = run("ccs --trace " + trace + " --json" + choice);
+    const Outcome converted = run("ccs --trace " + out("ag.ti") + " --json");
+    ASSERT_EQ(converted.exitCode, 0) << converted.err;
+    EXPECT_EQ(converted.out, original.out);
+    different.insert(converted.out);
+  }
+  EXPECT_EQ(different.size(), 3u);  // 6 ranks: recursive doubling runs as Bruck
+}
 }  // namespace
+}  // namespace tac3map
+
+namespace tac3map {
+namespace {}  // namespace
 }  // namespace tac3map

@@ -14,6 +14,7 @@
 
 #include "tac3map/io/error.hpp"
 #include "tac3map/model/ccs.hpp"
+#include "tac3map/model/collectives.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
@@ -451,9 +452,9 @@ struct Flows {
   std::vector<std::uint64_t> sent, received;
   std::map<std::pair<int, int>, std::uint64_t> between;  // (src, dst) -> bytes
 };
-Flows flowsOf(const Trace& trace) {
+Flows flowsOf(const Trace& trace, const CcsOptions& options = {}) {
   Flows f{std::vector<std::uint64_t>(trace.ranks), std::vector<std::uint64_t>(trace.ranks), {}};
-  for (const auto& set : extractCcs(trace).sets)
+  for (const auto& set : extractCcs(trace, options).sets)
     for (const Communication& c : set) {
       f.sent[c.src] += c.bytes;
       f.received[c.dst] += c.bytes;
@@ -468,84 +469,91 @@ Flows flowsOf(const Trace& trace) {
 // own block and what its subtree sent it; scatterv the reverse; allgatherv gives every rank
 // every other block; alltoallv moves exactly each listed count from its sender to its
 // receiver; scan and exscan exchange the size between partners at distances 1, 2, 4, ...
+// The same with every v-collective linear (SimGrid's default selector).
 TEST_F(TraceFormatErrors, SimgridVariableCollectivesMoveEachRanksBlock) {
-  const int n = 5;
-  const std::vector<std::uint64_t> block = {3, 10, 0, 7, 12};  // rank r's block, in doubles
-  std::uint64_t total = 0;
-  for (const std::uint64_t b : block) total += b * 8;
-  const auto run = [&](const std::string& name, const std::function<std::string(int)>& line) {
-    std::string text;
+  for (const char* algorithms :
+       {"", "gatherv=linear,scatterv=linear,allgatherv=linear,alltoallv=linear"}) {
+    SCOPED_TRACE(algorithms);
+    CcsOptions options;
+    options.collectives = parseCollectiveAlgorithms(algorithms);
+    const int n = 5;
+    const std::vector<std::uint64_t> block = {3, 10, 0, 7, 12};  // rank r's block, in doubles
+    std::uint64_t total = 0;
+    for (const std::uint64_t b : block) total += b * 8;
+    const auto run = [&](const std::string& name, const std::function<std::string(int)>& line) {
+      std::string text;
+      for (int r = 0; r < n; ++r) {
+        text += std::to_string(r);
+        text += ' ';
+        text += line(r);
+        text += '\n';
+      }
+      return flowsOf(readAnyTrace(file(name, text), TraceFormat::SimgridTi, {}), options);
+    };
+    std::string counts;
+    for (const std::uint64_t b : block) {
+      counts += ' ';
+      counts += std::to_string(b);
+    }
+    const int root = 3;
+    const std::string rootWord = std::to_string(root);
+    const Flows gather = run("gv.ti", [&](int r) {
+      std::string line = "gatherv ";
+      line += std::to_string(block[r]);
+      return line + counts + " " + rootWord + " 0 0";
+    });
+    const Flows scatter = run("sv.ti", [&](int r) {
+      std::string line = "scatterv";
+      line += counts;
+      return line + " " + std::to_string(block[r]) + " " + rootWord + " 0 0";
+    });
     for (int r = 0; r < n; ++r) {
-      text += std::to_string(r);
-      text += ' ';
-      text += line(r);
-      text += '\n';
+      SCOPED_TRACE(r);
+      if (r == root) {
+        EXPECT_EQ(gather.received[r], total - block[r] * 8);
+        EXPECT_EQ(gather.sent[r], 0u);
+        EXPECT_EQ(scatter.sent[r], total - block[r] * 8);
+        EXPECT_EQ(scatter.received[r], 0u);
+      } else {
+        EXPECT_EQ(gather.sent[r], block[r] * 8 + gather.received[r]);
+        EXPECT_EQ(scatter.received[r], block[r] * 8 + scatter.sent[r]);
+      }
     }
-    return flowsOf(readAnyTrace(file(name, text), TraceFormat::SimgridTi, {}));
-  };
-  std::string counts;
-  for (const std::uint64_t b : block) {
-    counts += ' ';
-    counts += std::to_string(b);
-  }
-  const int root = 3;
-  const std::string rootWord = std::to_string(root);
-  const Flows gather = run("gv.ti", [&](int r) {
-    std::string line = "gatherv ";
-    line += std::to_string(block[r]);
-    return line + counts + " " + rootWord + " 0 0";
-  });
-  const Flows scatter = run("sv.ti", [&](int r) {
-    std::string line = "scatterv";
-    line += counts;
-    return line + " " + std::to_string(block[r]) + " " + rootWord + " 0 0";
-  });
-  for (int r = 0; r < n; ++r) {
-    SCOPED_TRACE(r);
-    if (r == root) {
-      EXPECT_EQ(gather.received[r], total - block[r] * 8);
-      EXPECT_EQ(gather.sent[r], 0u);
-      EXPECT_EQ(scatter.sent[r], total - block[r] * 8);
-      EXPECT_EQ(scatter.received[r], 0u);
-    } else {
-      EXPECT_EQ(gather.sent[r], block[r] * 8 + gather.received[r]);
-      EXPECT_EQ(scatter.received[r], block[r] * 8 + scatter.sent[r]);
+    const Flows allgather = run("agv.ti", [&](int r) {
+      std::string line = "allgatherv ";
+      line += std::to_string(block[r]);
+      return line + counts + " 0";
+    });
+    for (int r = 0; r < n; ++r) EXPECT_EQ(allgather.received[r], total - block[r] * 8) << r;
+    // alltoallv: rank r sends (r + 2 d) ints to rank d, and lists what it receives likewise.
+    const auto a2a = [](int from, int to) { return static_cast<std::uint64_t>(from + 2 * to); };
+    const Flows all = run("a2av.ti", [&](int r) {
+      std::string text = "alltoallv 100";
+      for (int d = 0; d < n; ++d) {
+        text += ' ';
+        text += std::to_string(a2a(r, d));
+      }
+      text += " 100";
+      for (int s = 0; s < n; ++s) {
+        text += ' ';
+        text += std::to_string(a2a(s, r));
+      }
+      return text + " 1 1";
+    });
+    std::map<std::pair<int, int>, std::uint64_t> expected;
+    for (int s = 0; s < n; ++s)
+      for (int d = 0; d < n; ++d)
+        if (s != d) expected[{s, d}] = a2a(s, d) * 4;
+    EXPECT_EQ(all.between, expected);
+    // Scans: current syntax '-1 <tag> <size> <type>' and the older '<size>'.
+    for (const char* form : {"scan -1 0 6 0", "exscan -1 0 6 0", "scan 48", "exscan 48"}) {
+      const Flows scan = run("scan.ti", [&](int) { return form; });
+      std::map<std::pair<int, int>, std::uint64_t> pairs;
+      for (int v = 0; v < n; ++v)
+        for (int d = 1; d < n; d <<= 1)
+          if ((v ^ d) < n) pairs[{v, v ^ d}] = 48;
+      EXPECT_EQ(scan.between, pairs) << form;
     }
-  }
-  const Flows allgather = run("agv.ti", [&](int r) {
-    std::string line = "allgatherv ";
-    line += std::to_string(block[r]);
-    return line + counts + " 0";
-  });
-  for (int r = 0; r < n; ++r) EXPECT_EQ(allgather.received[r], total - block[r] * 8) << r;
-  // alltoallv: rank r sends (r + 2 d) ints to rank d, and lists what it receives likewise.
-  const auto a2a = [](int from, int to) { return static_cast<std::uint64_t>(from + 2 * to); };
-  const Flows all = run("a2av.ti", [&](int r) {
-    std::string text = "alltoallv 100";
-    for (int d = 0; d < n; ++d) {
-      text += ' ';
-      text += std::to_string(a2a(r, d));
-    }
-    text += " 100";
-    for (int s = 0; s < n; ++s) {
-      text += ' ';
-      text += std::to_string(a2a(s, r));
-    }
-    return text + " 1 1";
-  });
-  std::map<std::pair<int, int>, std::uint64_t> expected;
-  for (int s = 0; s < n; ++s)
-    for (int d = 0; d < n; ++d)
-      if (s != d) expected[{s, d}] = a2a(s, d) * 4;
-  EXPECT_EQ(all.between, expected);
-  // Scans: current syntax '-1 <tag> <size> <type>' and the older '<size>'.
-  for (const char* form : {"scan -1 0 6 0", "exscan -1 0 6 0", "scan 48", "exscan 48"}) {
-    const Flows scan = run("scan.ti", [&](int) { return form; });
-    std::map<std::pair<int, int>, std::uint64_t> pairs;
-    for (int v = 0; v < n; ++v)
-      for (int d = 1; d < n; d <<= 1)
-        if ((v ^ d) < n) pairs[{v, v ^ d}] = 48;
-    EXPECT_EQ(scan.between, pairs) << form;
   }
 }
 

@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "command_test.hpp"
+#include "cli/command_test.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/exit_codes.hpp"
 #include "tac3map/mapping/mapping.hpp"

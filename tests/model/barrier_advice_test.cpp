@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "command_test.hpp"
+#include "cli/command_test.hpp"
 #include "tac3map/model/ccs.hpp"
 #include "tac3map/model/predict.hpp"
 #include "test_support.hpp"

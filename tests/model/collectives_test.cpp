@@ -179,6 +179,111 @@ TEST(Collectives, AlltoallSendsEachPairExactlyOnce) {
   }
 }
 
+// Every message of a call, whatever the sets, and the levels they were given.
+std::vector<Communication> messagesOf(const Outcome& r) {
+  std::vector<Communication> all;
+  for (const auto& ccs : r.sets.sets) all.insert(all.end(), ccs.begin(), ccs.end());
+  return all;
+}
+
+std::set<int> levelsOf(const std::vector<Communication>& messages) {
+  std::set<int> levels;
+  for (const Communication& c : messages) levels.insert(c.level);
+  return levels;
+}
+
+// The linear algorithms (SimGrid's default selector) post every message of a call at once:
+// one level; the root's n - 1 messages of one block each (bcast, scatter from it; reduce,
+// gather to it), or one message between every ordered pair (allgather, alltoall).
+TEST(Collectives, LinearAlgorithmsPostEveryMessageAtOnce) {
+  for (int n : kSizes)
+    for (int root : {0, n - 1}) {
+      SCOPED_TRACE("n " + std::to_string(n) + " root " + std::to_string(root));
+      const std::string r = " root=" + std::to_string(root);
+      for (const char* op : {"bcast", "scatter", "reduce", "gather"}) {
+        SCOPED_TRACE(op);
+        const Outcome o = run(n, std::string(op) + " 100" + r, std::string(op) + "=linear");
+        const std::vector<Communication> messages = messagesOf(o);
+        ASSERT_EQ(static_cast<int>(messages.size()), n - 1);
+        EXPECT_LE(levelsOf(messages).size(), 1u);
+        const bool fromRoot = op[0] == 'b' || op[0] == 's';
+        std::set<int> others;
+        for (const Communication& c : messages) {
+          EXPECT_EQ(c.bytes, 100u);
+          EXPECT_EQ(fromRoot ? c.src : c.dst, root);
+          others.insert(fromRoot ? c.dst : c.src);
+        }
+        EXPECT_EQ(static_cast<int>(others.size()), n - 1);
+        EXPECT_FALSE(others.count(root));
+      }
+      for (const char* op : {"allgather", "alltoall"}) {
+        SCOPED_TRACE(op);
+        const Outcome o = run(n, std::string(op) + " 7", std::string(op) + "=linear");
+        const std::vector<Communication> messages = messagesOf(o);
+        EXPECT_LE(levelsOf(messages).size(), 1u);
+        std::multiset<std::pair<int, int>> pairs;
+        for (const Communication& c : messages) {
+          EXPECT_EQ(c.bytes, 7u);
+          pairs.insert({c.src, c.dst});
+        }
+        EXPECT_EQ(pairs.size(), static_cast<std::size_t>(n * (n - 1)));
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j < n; ++j)
+            if (i != j) {
+              EXPECT_EQ(pairs.count({i, j}), 1u) << i << "->" << j;
+            }
+        EXPECT_TRUE(allKnowAll(o, n));
+      }
+    }
+}
+
+// Alltoall by Bruck: log2 n exchanges; at distance d every rank sends the blocks whose index
+// has bit d set, so every rank ends with everyone's data. Allreduce as a reduce to rank 0 and
+// a bcast from it, each by its own chosen algorithm.
+TEST(Collectives, BruckAlltoallAndReduceThenBcast) {
+  for (int n : kSizes) {
+    SCOPED_TRACE("n " + std::to_string(n));
+    const Outcome bruck = run(n, "alltoall 7", "alltoall=bruck");
+    EXPECT_EQ(static_cast<int>(bruck.sets.sets.size()), log2Ceil(n));
+    EXPECT_TRUE(allKnowAll(bruck, n));
+    std::uint64_t blocks = 0;
+    for (int d = 1; d < n; d *= 2)
+      for (int b = 1; b < n; ++b) blocks += (b & d) ? 1 : 0;
+    EXPECT_EQ(bruck.bytes, 7u * blocks * n);
+    for (const char* reduce : {"", ",reduce=linear"}) {
+      const Outcome o = run(n, "allreduce 1000", std::string("allreduce=reduce-bcast") + reduce);
+      EXPECT_TRUE(allKnowAll(o, n)) << reduce;
+      EXPECT_EQ(o.bytes, 2u * 1000 * (n - 1)) << reduce;
+      // The reduce ends at rank 0 before the bcast starts from it.
+      int intoRoot = -1, fromRoot = 1 << 30;
+      for (const Communication& c : messagesOf(o)) {
+        if (c.dst == 0) intoRoot = std::max(intoRoot, c.level);
+        if (c.src == 0) fromRoot = std::min(fromRoot, c.level);
+      }
+      if (n > 1) {
+        EXPECT_LT(intoRoot, fromRoot) << reduce;
+      }
+    }
+  }
+}
+
+// A linear call's requests are its own: a request the program keeps live across the call
+// stays live, and its wait after the call matches.
+TEST(Collectives, LinearCallsLeaveTheProgramsRequestsLive) {
+  const std::string text =
+      "tac3map-trace 1\nranks 3\n"
+      "0 irecv 1 64 5 r\n1 isend 0 64 5 r\n"
+      "0 alltoall 8\n1 alltoall 8\n2 alltoall 8\n"
+      "0 bcast 8\n1 bcast 8\n2 bcast 8\n"
+      "0 wait r\n1 wait r\n";
+  CcsOptions options;
+  options.collectives = parseCollectiveAlgorithms("alltoall=linear,bcast=linear");
+  const CcsSet sets = extractCcs(testing::traceFromText(text), options);
+  std::size_t messages = 0;
+  for (const auto& ccs : sets.sets) messages += ccs.size();
+  EXPECT_EQ(messages, 1u + 6 + 2);
+}
+
 TEST(Collectives, SubCommunicatorsUseTheirRanksAndTheirRankOrder) {
   // Communicator c = world ranks 5, 2, 7 (c-rank 0 is world 5); root=1 is world rank 2.
   const Outcome r = run(8, "bcast 64 root=1", "", {5, 2, 7});
@@ -216,7 +321,9 @@ TEST(Collectives, BadCallsAndOptionsAreErrors) {
   EXPECT_THROW(parseCollectiveAlgorithms("allreduce=shift-ring"), InputError);
   EXPECT_EQ(algorithmsOf(CollectiveOp::Allgather),
             (std::vector<Algorithm>{Algorithm::Ring, Algorithm::RecursiveDoubling, Algorithm::Bruck,
-                                    Algorithm::ShiftRing}));
+                                    Algorithm::ShiftRing, Algorithm::Linear}));
+  EXPECT_THROW(parseCollectiveAlgorithms("reduce_scatter=linear"), InputError);
+  EXPECT_THROW(parseCollectiveAlgorithms("bcast=reduce-bcast"), InputError);
   EXPECT_EQ(parseCollectiveAlgorithms("").of(CollectiveOp::Allreduce),
             Algorithm::RecursiveDoubling);
 }

@@ -294,7 +294,7 @@ TEST(Predict, CollectiveAlgorithmsAreComparedAloneAndBySize) {
   const PredictModel m{model, model, 1e-7, {}};
   const Mapping mapping = randomMapping(16, box, 5);
   const auto times = compareAlgorithms(calls[0], 16, router, mapping, m);
-  ASSERT_EQ(times.size(), 2u);  // recursive doubling (default), ring
+  ASSERT_EQ(times.size(), 3u);  // recursive doubling (default), ring, reduce-bcast
   EXPECT_EQ(times[0].algorithm, Algorithm::RecursiveDoubling);
   // Each time is the prediction of the trace holding that collective alone.
   for (const AlgorithmTime& t : times) {

@@ -102,7 +102,10 @@ void engineMatchesApart(const Problem& together, const Problem& apart, const Net
     const int task = static_cast<int>(rng.below(together.tasks));
     const int node = static_cast<int>(rng.below(router.nodeCount()));
     if (!engine.propose(task, node, [] { return 1e308; })) continue;
-    if (rng.below(2)) engine.commit(); else engine.discard();
+    if (rng.below(2))
+      engine.commit();
+    else
+      engine.discard();
     const ExactScores ref = evaluateExact(apart, router, engine.placement().mapping());
     ASSERT_EQ(engine.value(), value(ref));
     if (::testing::Test::HasFailure()) return;
@@ -146,8 +149,8 @@ TEST(Repeats, OnlyEqualSetsMerge) {
   CcsSet sets;
   sets.tasks = 4;
   sets.sets = {{{0, 1, 8}, {2, 3, 8}},
-               {{2, 3, 8}, {0, 1, 8}},            // the first, in another order
-               {{0, 1, 8}, {2, 3, 9}},            // one byte more
+               {{2, 3, 8}, {0, 1, 8}},              // the first, in another order
+               {{0, 1, 8}, {2, 3, 9}},              // one byte more
                {{0, 1, 8}, {2, 3, 8}, {1, 1, 64}},  // the first and a message to itself
                {{0, 1, 8}}};
   const Problem p = makeProblem(sets);
@@ -191,11 +194,10 @@ TEST(Repeats, ShippedTracesScoreTheSameMergedOrNot) {
   const Machine fx10 = testing::fx10();
   const Box box = makeBox(fx10, "2x2x2x2x3x2");
   const Network router(fx10, box);
-  const char* traces[] = {"examples/cg32-isend.trace", "examples/cg32-send.trace",
-                          "examples/cg32-sendrecv.trace", "examples/cg64-isend.trace",
-                          "examples/cg64-send.trace", "examples/cg64-sendrecv.trace",
-                          "tests/data/ring.trace", "tests/data/split.trace",
-                          "tests/data/ring.simgrid"};
+  const char* traces[] = {
+      "examples/cg32-isend.trace", "examples/cg32-send.trace", "examples/cg32-sendrecv.trace",
+      "examples/cg64-isend.trace", "examples/cg64-send.trace", "examples/cg64-sendrecv.trace",
+      "tests/data/ring.trace",     "tests/data/split.trace",   "tests/data/ring.simgrid"};
   std::vector<std::pair<std::string, Trace>> all;
   for (const char* path : traces)
     all.emplace_back(path, readAnyTrace(testing::sourcePath(path), TraceFormat::Auto, {}));
@@ -228,8 +230,8 @@ TEST(Repeats, ShippedTracesScoreTheSameMergedOrNot) {
       const Problem together = makeProblem(sets, model), apart = makeProblem(sets, model, false);
       merged += apart.ccsCount - together.ccsCount;
       for (std::uint64_t seed : {0, 1, 2}) {
-        const Mapping mapping = seed == 0 ? identityMapping(sets.tasks, box)
-                                          : randomMapping(sets.tasks, box, seed);
+        const Mapping mapping =
+            seed == 0 ? identityMapping(sets.tasks, box) : randomMapping(sets.tasks, box, seed);
         expectSameScores(evaluateExact(together, router, mapping),
                          evaluateExact(apart, router, mapping));
       }

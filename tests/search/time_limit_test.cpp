@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "command_test.hpp"
+#include "cli/command_test.hpp"
 #include "tac3map/gen/cg_pattern.hpp"
 #include "tac3map/initial/initial_mapping.hpp"
 #include "tac3map/search/annealer.hpp"

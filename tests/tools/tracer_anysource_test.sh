@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The tracer resolves MPI_ANY_SOURCE / MPI_ANY_TAG from statuses and translates communicator
-# ranks to world ranks (tests/mpi_anysource.cpp: world rank 3 is rank 0 of a reversed split
+# ranks to world ranks (tests/tools/mpi_anysource.cpp: world rank 3 is rank 0 of a reversed split
 # communicator and receives two messages from each other rank).
 # Usage: tracer_anysource_test.sh MPIEXEC TAC3MAP LIBTAC3TRACE PROGRAM
 set -euo pipefail

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The tracer records collectives in the native syntax, with sub-communicators: the CCSs of the
-# trace recorded from tests/mpi_collectives.cpp on 6 ranks equal those of the same calls
+# trace recorded from tests/tools/mpi_collectives.cpp on 6 ranks equal those of the same calls
 # written by hand.
 # Usage: tracer_collectives_test.sh MPIEXEC TAC3MAP LIBTAC3TRACE PROGRAM
 set -euo pipefail

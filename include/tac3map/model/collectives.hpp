@@ -17,10 +17,12 @@ enum class Algorithm {
   Binomial,           // bcast, reduce, gather, scatter
   RecursiveDoubling,  // allreduce, allgather (power-of-two sizes; else Bruck for allgather)
   Ring,               // allreduce (reduce-scatter + allgather), allgather, reduce_scatter
-  Bruck,              // allgather
+  Bruck,              // allgather, alltoall
   ShiftRing,          // allgather: step s sends the own block to v + s (SimGrid's "ring")
   Pairwise,           // alltoall
   Dissemination,      // barrier on a communicator
+  Linear,             // every message posted at once (SimGrid's default selector)
+  ReduceBcast,        // allreduce: reduce to rank 0, then bcast (SimGrid's default selector)
 };
 
 struct CollectiveAlgorithms {

@@ -17,7 +17,7 @@
 // intra_node_bandwidth (none given: only their latency).
 //
 // With a barrier between every two sets, messages of one size, no latency and engines no
-// slower than links, the length is tac3 exactly (tests/flow_test.cpp): the busiest link of a
+// slower than links, the length is tac3 exactly (tests/model/flow_test.cpp): the busiest link of a
 // set, n messages over capacity c, holds each of them at c / n until all end, and no message
 // elsewhere gets less. Otherwise it charges what tac3 leaves out: latency, steps that overlap
 // and load each other's links, messages of different sizes.

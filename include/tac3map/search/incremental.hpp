@@ -3,7 +3,7 @@
 // and tie-break term after it), then commits or discards it. A move re-routes only the
 // communications of the two tasks; every other number is kept in flat integer arrays, so a
 // move costs work proportional to the routes it changes. objective.hpp's evaluateExact is the
-// reference these must equal after every move (tests/incremental_test.cpp checks it).
+// reference these must equal after every move (tests/search/incremental_test.cpp checks it).
 #pragma once
 
 #include <cstdint>

@@ -9,8 +9,8 @@
 //
 // It takes the same decisions as Tac3Objective step for step, including when it asks the
 // annealer for the acceptance threshold, so a search gives the same result with either engine
-// (tests/incremental_test.cpp checks it against the reference evaluator after every move,
-// tests/annealer_test.cpp whole searches against the general engine's).
+// (tests/search/incremental_test.cpp checks it against the reference evaluator after every move,
+// tests/search/annealer_test.cpp whole searches against the general engine's).
 #pragma once
 
 #include <algorithm>

@@ -1,0 +1,70 @@
+// `tac3map bcast` end to end on a tree network.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "cli/cli_fixture.hpp"
+#include "tac3map/gen/cg_pattern.hpp"
+#include "tac3map/io/exit_codes.hpp"
+#include "tac3map/mapping/mapping.hpp"
+#include "tac3map/output/viz.hpp"
+#include "tac3map/version.hpp"
+#include "test_support.hpp"
+
+namespace tac3map {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::Outcome;
+using testing::slurp;
+using testing::sourcePath;
+
+TEST_F(Cli, BcastOnATreeEndToEnd) {
+  const std::string tree = "--machine topologies/trees/nonuniform-2x2x1+1.json --root c1";
+  const Outcome optimal = run("bcast " + tree + " -o " + out("optimal.json"));
+  ASSERT_EQ(optimal.exitCode, 0) << optimal.err;
+  const Outcome binomial = run("bcast " + tree + " --algorithm binomial -o " + out("b.json"));
+  ASSERT_EQ(binomial.exitCode, 0) << binomial.err;
+  const auto o = nlohmann::json::parse(slurp(out("optimal.json")));
+  const auto b = nlohmann::json::parse(slurp(out("b.json")));
+  EXPECT_TRUE(o["optimal"].get<bool>());
+  EXPECT_EQ(o["root"], "c1");
+  EXPECT_EQ(o["transfers"].size(), 7u);  // 8 compute nodes
+  EXPECT_LT(o["time"].get<double>(), b["time"].get<double>() * 0.9);
+  EXPECT_EQ(optimal.out.find("optimal broadcast"), 0u) << optimal.out;
+  // The schedule as a trace: its messages are the schedule's transfers.
+  ASSERT_EQ(run("bcast " + tree + " --trace-out " + out("b.trace")).exitCode, 0);
+  const Outcome ccs = run("ccs --json --trace " + out("b.trace"));
+  ASSERT_EQ(ccs.exitCode, 0) << ccs.err;
+  std::multiset<std::pair<int, int>> fromTrace, fromSchedule;
+  const auto sets = nlohmann::json::parse(ccs.out);
+  for (const auto& set : sets["ccs"])
+    for (const auto& m : set) fromTrace.insert({m["src"].get<int>(), m["dst"].get<int>()});
+  for (const auto& t : o["transfers"])  // names c0 .. c7 are ranks 0 .. 7
+    fromSchedule.insert({std::stoi(t["src"].get<std::string>().substr(1)),
+                         std::stoi(t["dst"].get<std::string>().substr(1))});
+  EXPECT_EQ(fromTrace, fromSchedule);
+  fs::remove(out("b.trace"));
+  fs::remove(out("optimal.json"));
+  fs::remove(out("b.json"));
+  expectCleanFailure(
+      "bcast " + tree.substr(0, tree.find(" --root")) + " --root nope -o " + out("x.json"),
+      "--root: 'nope' is not a participant");
+  const std::string ring = file("ring.json", R"({"kind": "graph", "nodes": [{"name": "a"},
+    {"name": "b"}, {"name": "c"}], "links": [
+    {"between": ["a", "b"], "bandwidth": 1, "latency": 0},
+    {"between": ["b", "c"], "bandwidth": 1, "latency": 0},
+    {"between": ["c", "a"], "bandwidth": 1, "latency": 0}]})");
+  expectCleanFailure("bcast --machine " + ring + " --root a -o " + out("x.json"),
+                     "bcast needs a tree network");
+}
+
+}  // namespace
+}  // namespace tac3map
