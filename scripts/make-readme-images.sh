@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the README's viz pictures in docs/images/ with the tool itself (PNG through
+# Regenerates the viz pictures of the README and docs/viz.md in docs/images/ with the tool itself (PNG through
 # rsvg-convert: scripts/install-deps.sh --browser installs it):
 #   viz-cg64.png   the CG-64 example on fx10 box 2x2x2x2x3x2 (96 nodes): a mapping found by
 #                  `tac3map map` (seed 1) beside identity, each link's largest load over the
@@ -26,7 +26,7 @@ fx10="--machine $root/topologies/fx10.json --shape 2x2x2x2x3x2 --trace cg64-send
   --trace stencil-1152.trace identity -o viz-k1152.png >/dev/null
 for image in viz-cg64.png viz-k1152.png; do
   size=$(wc -c <"$image")
-  [ "$size" -lt 300000 ] || { echo "$image: $size bytes, above the README's 300 kB" >&2; exit 1; }
+  [ "$size" -lt 300000 ] || { echo "$image: $size bytes, above the 300 kB a picture of the docs may take" >&2; exit 1; }
   mv "$image" "$root/docs/images/$image"
   echo "docs/images/$image: $size bytes"
 done

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs a built tac3map into a temporary prefix and uses it as an outside project would
-# (README "Install and embed"): examples/consumer built with find_package(tac3map) must
+# (docs/install.md): examples/consumer built with find_package(tac3map) must
 # score the identity mapping exactly as the installed `tac3map score` does, and a one-file
 # program built with `pkg-config --cflags --libs tac3map` must run. Reuses the build: only
 # the install and the two small programs are built. ctest runs it (install.consumer).
