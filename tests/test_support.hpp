@@ -9,7 +9,7 @@
 #include "tac3map/model/ccs.hpp"
 #include "tac3map/model/objective.hpp"
 #include "tac3map/network/machine.hpp"
-#include "tac3map/search/random.hpp"
+#include "tac3map/base/random.hpp"
 
 namespace tac3map::testing {
 

@@ -34,6 +34,7 @@
 #include "tac3map/network/network.hpp"
 #include "tac3map/output/viz.hpp"
 #include "tac3map/search/objectives.hpp"
+#include "tac3map/search/refiner.hpp"
 
 namespace tac3map::cli {
 namespace {

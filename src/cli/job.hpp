@@ -5,7 +5,7 @@
 #include <mutex>
 #include <optional>
 
-#include "commands.hpp"
+#include "inputs.hpp"
 #include "job_context.hpp"
 #include "tac3map/initial/initial_mapper.hpp"
 #include "tac3map/initial/initial_mapping.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "commands.hpp"
+#include "inputs.hpp"
 #include "tac3map/network/machine.hpp"
 
 namespace tac3map::cli {

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "job.hpp"
+#include "report.hpp"
 #include "score_table.hpp"
 #include "tac3map/io/atomic_file.hpp"
 #include "tac3map/io/error.hpp"
@@ -25,7 +26,7 @@
 #include "tac3map/mapping/mapping_names.hpp"
 #include "tac3map/search/annealer.hpp"
 #include "tac3map/search/objectives.hpp"
-#include "report.hpp"
+#include "tac3map/search/refiner.hpp"
 
 namespace tac3map::cli {
 namespace {

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "tac3map/io/error.hpp"
-#include "tac3map/search/random.hpp"
+#include "tac3map/base/random.hpp"
 
 namespace tac3map {
 namespace {

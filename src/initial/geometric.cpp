@@ -7,7 +7,7 @@
 
 #include "tac3map/initial/dimension_fold.hpp"
 #include "tac3map/initial/initial_mapper.hpp"
-#include "tac3map/initial/target_torus.hpp"
+#include "tac3map/network/target_torus.hpp"
 
 namespace tac3map {
 namespace {

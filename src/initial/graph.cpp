@@ -19,7 +19,7 @@
 #include <utility>
 
 #include "tac3map/initial/initial_mapper.hpp"
-#include "tac3map/initial/target_torus.hpp"
+#include "tac3map/network/target_torus.hpp"
 
 namespace tac3map {
 namespace {

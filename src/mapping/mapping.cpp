@@ -7,7 +7,7 @@
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/json_input.hpp"
 #include "tac3map/mapping/mapping_context.hpp"
-#include "tac3map/search/random.hpp"
+#include "tac3map/base/random.hpp"
 
 namespace tac3map {
 

@@ -6,7 +6,7 @@
 #include <map>
 #include <sstream>
 
-#include "tac3map/initial/target_torus.hpp"
+#include "tac3map/network/target_torus.hpp"
 #include "tac3map/io/error.hpp"
 
 namespace tac3map {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "tac3map/output/viz.hpp"
+#include "tac3map/output/viz_options.hpp"
 
 namespace tac3map::vizparts {
 

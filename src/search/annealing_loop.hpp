@@ -13,7 +13,7 @@
 #include "tac3map/network/network.hpp"
 #include "tac3map/search/deadline.hpp"
 #include "tac3map/search/incremental.hpp"
-#include "tac3map/search/random.hpp"
+#include "tac3map/base/random.hpp"
 #include "tac3map/search/schedule.hpp"
 
 namespace tac3map::detail {

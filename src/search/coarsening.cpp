@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "tac3map/model/ccs.hpp"
-#include "tac3map/search/random.hpp"
+#include "tac3map/base/random.hpp"
 
 namespace tac3map {
 namespace {

@@ -10,7 +10,7 @@
 #include "tac3map/search/incremental.hpp"
 #include "tac3map/search/incremental_compact.hpp"
 #include "tac3map/search/incremental_general.hpp"
-#include "tac3map/search/random.hpp"
+#include "tac3map/base/random.hpp"
 
 namespace tac3map {
 namespace {

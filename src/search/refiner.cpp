@@ -5,6 +5,20 @@
 #include "tac3map/search/objectives.hpp"
 
 namespace tac3map {
+
+// Here rather than in schedule.cpp: the refiner named must be one of refiners().
+void checkSchedule(const Schedule& s) {
+  if (!(s.t0 > 0)) throw InputError("--t0 must be positive");
+  if (!(s.tEnd > 0) || s.tEnd > s.t0) throw InputError("--t-end must be positive and at most --t0");
+  if (!(s.cooling > 0 && s.cooling < 1)) throw InputError("--cooling must be between 0 and 1");
+  if (s.trialsPerTemperature == 0) throw InputError("--trials must be at least 1");
+  if (s.timeLimit < 0) throw InputError("--time-limit must be >= 0");
+  if (s.refiner != "auto" && !findRefiner(s.refiner)) {
+    std::string known = "auto";
+    for (const auto& r : refiners()) known += std::string(" | ") + r->name();
+    throw InputError("--refiner: unknown refiner '" + s.refiner + "' (" + known + ")");
+  }
+}
 namespace {
 
 // The paper's simulated annealing with the objective's engine, then its tie-break descent.

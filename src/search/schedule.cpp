@@ -3,7 +3,6 @@
 #include <string>
 
 #include "tac3map/io/error.hpp"
-#include "tac3map/search/refiner.hpp"
 
 namespace tac3map {
 
@@ -30,19 +29,6 @@ std::uint64_t Schedule::totalTrials() const {
   std::uint64_t temperatures = 0;
   for (double t = t0; t >= tEnd; t *= cooling) ++temperatures;
   return temperatures * trialsPerTemperature;
-}
-
-void checkSchedule(const Schedule& s) {
-  if (!(s.t0 > 0)) throw InputError("--t0 must be positive");
-  if (!(s.tEnd > 0) || s.tEnd > s.t0) throw InputError("--t-end must be positive and at most --t0");
-  if (!(s.cooling > 0 && s.cooling < 1)) throw InputError("--cooling must be between 0 and 1");
-  if (s.trialsPerTemperature == 0) throw InputError("--trials must be at least 1");
-  if (s.timeLimit < 0) throw InputError("--time-limit must be >= 0");
-  if (s.refiner != "auto" && !findRefiner(s.refiner)) {
-    std::string known = "auto";
-    for (const auto& r : refiners()) known += std::string(" | ") + r->name();
-    throw InputError("--refiner: unknown refiner '" + s.refiner + "' (" + known + ")");
-  }
 }
 
 const char* phaseName(Phase phase) {

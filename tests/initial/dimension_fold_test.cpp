@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <set>
 
-#include "tac3map/search/random.hpp"
+#include "tac3map/base/random.hpp"
 
 namespace tac3map {
 namespace {

@@ -13,7 +13,7 @@
 #include "tac3map/initial/initial_mapper.hpp"
 #include "tac3map/model/ccs.hpp"
 #include "tac3map/model/objective.hpp"
-#include "tac3map/search/random.hpp"
+#include "tac3map/base/random.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

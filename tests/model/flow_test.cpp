@@ -9,7 +9,7 @@
 #include "tac3map/model/objective.hpp"
 #include "tac3map/model/problem.hpp"
 #include "tac3map/model/timeline.hpp"
-#include "tac3map/search/random.hpp"
+#include "tac3map/base/random.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

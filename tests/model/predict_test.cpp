@@ -10,7 +10,7 @@
 #include "tac3map/io/error.hpp"
 #include "tac3map/model/ccs.hpp"
 #include "tac3map/model/collectives.hpp"
-#include "tac3map/search/random.hpp"
+#include "tac3map/base/random.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

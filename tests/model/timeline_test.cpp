@@ -12,7 +12,7 @@
 #include "tac3map/model/predict.hpp"
 #include "tac3map/model/problem.hpp"
 #include "tac3map/model/profile.hpp"
-#include "tac3map/search/random.hpp"
+#include "tac3map/base/random.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

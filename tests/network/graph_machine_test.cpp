@@ -15,7 +15,7 @@
 #include "tac3map/network/network.hpp"
 #include "tac3map/search/annealer.hpp"
 #include "tac3map/search/objectives.hpp"
-#include "tac3map/search/random.hpp"
+#include "tac3map/base/random.hpp"
 
 namespace tac3map {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <cstdlib>
 
-#include "tac3map/search/random.hpp"
+#include "tac3map/base/random.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "tac3map/io/error.hpp"
-#include "tac3map/search/random.hpp"
+#include "tac3map/base/random.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

@@ -5,6 +5,7 @@
 #include "tac3map/gen/cg_pattern.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/search/objectives.hpp"
+#include "tac3map/search/refiner.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {

@@ -9,11 +9,11 @@
 #include <set>
 #include <tuple>
 
+#include "tac3map/base/random.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/search/annealer.hpp"
 #include "tac3map/search/coarsening.hpp"
 #include "tac3map/search/objectives.hpp"
-#include "tac3map/search/random.hpp"
 #include "tac3map/search/refiner.hpp"
 #include "test_support.hpp"
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "tac3map/network/graph_network.hpp"
-#include "tac3map/output/viz.hpp"
+#include "tac3map/output/viz_options.hpp"
 
 namespace tac3map {
 

@@ -18,22 +18,9 @@
 #include "tac3map/model/objective.hpp"
 #include "tac3map/network/machine.hpp"
 #include "tac3map/network/network.hpp"
+#include "tac3map/output/viz_options.hpp"
 
 namespace tac3map {
-
-// Messages of each CCS on each directed link: loads[t][link]; only links with load > 0.
-std::vector<std::map<LinkId, int>> linkLoads(const Problem& problem, const Network& router,
-                                             const Mapping& mapping);
-
-// How much a mesh/torus picture draws. Auto: Links up to kVizLinksUpTo nodes, Nodes up to
-// kVizNodesUpTo, Summary above.
-enum class VizDetail { Auto, Links, Nodes, Summary };
-inline constexpr int kVizLinksUpTo = 256;
-inline constexpr int kVizNodesUpTo = 8192;
-VizDetail resolveDetail(VizDetail detail, int nodes);
-// "auto", "links", "nodes", "summary"; parseDetail throws InputError naming --detail.
-VizDetail parseDetail(const std::string& text);
-const char* detailName(VizDetail detail);
 
 // The small multiples: the slice plane (columnAxis across, rowAxis down; rowAxis -1 on a
 // one-axis machine) and how the slices are arranged in a panel: the other axes split between
@@ -55,18 +42,6 @@ struct SliceLayout {
 SliceLayout sliceLayout(const Machine& machine, const Box& box, const std::vector<int>& plane = {});
 // "X,Y" -> axis indices of `machine`; InputError naming --plane otherwise.
 std::vector<int> parsePlane(const Machine& machine, const std::string& text);
-
-struct VizMapping {
-  std::string label;
-  Mapping mapping;
-};
-
-struct VizOptions {
-  std::string title;
-  bool aggregateOnly = false;  // one panel per mapping (large boxes), not one per CCS
-  VizDetail detail = VizDetail::Auto;
-  std::vector<int> plane;  // the slice plane's two axes (empty: the default)
-};
 
 // On a graph machine (router.isGraph()) this is renderGraphSvg's picture.
 std::string renderSvg(const Machine& machine, const Box& box, const Network& router,

@@ -16,6 +16,8 @@
 
 namespace tac3map {
 
+void checkSchedule(const Schedule& schedule);  // throws InputError on nonsense values
+
 struct RefineTask {
   const Problem& problem;
   const Network& router;

@@ -63,7 +63,6 @@ struct Schedule {
   Deadline until() const { return Deadline::earlier(deadline, Deadline::after(timeLimit)); }
 };
 
-void checkSchedule(const Schedule& schedule);  // throws InputError on nonsense values
 bool usesLocalMoves(const Schedule& schedule, int nodes);
 
 // What map is doing, for its progress line: reading the trace (and building routes), trying

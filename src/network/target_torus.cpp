@@ -1,4 +1,4 @@
-#include "tac3map/initial/target_torus.hpp"
+#include "tac3map/network/target_torus.hpp"
 
 #include "tac3map/io/error.hpp"
 #include "tac3map/network/tofu_view.hpp"

@@ -1,5 +1,5 @@
 // The seeded generator: the same numbers on every platform, and draws that are uniform.
-#include "tac3map/search/random.hpp"
+#include "tac3map/base/random.hpp"
 
 #include <gtest/gtest.h>
 
