@@ -1,31 +1,17 @@
 // `tac3map ccs` and `tac3map gen` end to end, and traces as every command reads them: CCSs of
 // the shipped examples, options that reach the extractor, bad and empty traces.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <nlohmann/json.hpp>
-#include <set>
-#include <sstream>
 
 #include "cli/cli_fixture.hpp"
 #include "tac3map/gen/cg_pattern.hpp"
-#include "tac3map/io/exit_codes.hpp"
-#include "tac3map/mapping/mapping.hpp"
-#include "tac3map/output/viz.hpp"
-#include "tac3map/version.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
 namespace {
-
-namespace fs = std::filesystem;
-using testing::Outcome;
-using testing::slurp;
-using testing::sourcePath;
 
 TEST_F(Cli, CcsJsonListsFourSetsForCg) {
   for (const char* trace : {"examples/cg32-isend.trace", "examples/cg64-send.trace"}) {

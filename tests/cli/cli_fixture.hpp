@@ -4,14 +4,21 @@
 #pragma once
 
 #include <algorithm>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/command_test.hpp"
+#include "test_support.hpp"
 
 namespace tac3map {
+
+namespace fs = std::filesystem;
+using testing::Outcome;
+using testing::slurp;
+using testing::sourcePath;
 
 class Cli : public testing::CommandTest {
  protected:
@@ -19,7 +26,7 @@ class Cli : public testing::CommandTest {
 
   // A bad input must fail with one line naming the problem and leave no output behind.
   void expectCleanFailure(const std::string& args, const std::string& expected) {
-    const testing::Outcome r = run(args);
+    const Outcome r = run(args);
     EXPECT_NE(r.exitCode, 0) << args;
     EXPECT_NE(r.err.find(expected), std::string::npos) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;

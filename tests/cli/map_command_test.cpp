@@ -1,31 +1,21 @@
 // `tac3map map` end to end: the rank map and report it writes, seeds and threads, starts, full
 // nodes, node tables, graph machines and launcher files.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
 #include "cli/cli_fixture.hpp"
-#include "tac3map/gen/cg_pattern.hpp"
 #include "tac3map/io/exit_codes.hpp"
 #include "tac3map/mapping/mapping.hpp"
-#include "tac3map/output/viz.hpp"
-#include "tac3map/version.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
 namespace {
-
-namespace fs = std::filesystem;
-using testing::Outcome;
-using testing::slurp;
-using testing::sourcePath;
 
 TEST_F(Cli, MapWritesMappingAndReport) {
   const Outcome r = run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + kPaperModel +

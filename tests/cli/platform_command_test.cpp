@@ -1,30 +1,14 @@
 // `tac3map platform` end to end: the SimGrid platform and host file of a mapping.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <map>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
 #include "cli/cli_fixture.hpp"
-#include "tac3map/gen/cg_pattern.hpp"
-#include "tac3map/io/exit_codes.hpp"
-#include "tac3map/mapping/mapping.hpp"
-#include "tac3map/output/viz.hpp"
-#include "tac3map/version.hpp"
-#include "test_support.hpp"
 
 namespace tac3map {
 namespace {
-
-namespace fs = std::filesystem;
-using testing::Outcome;
-using testing::slurp;
-using testing::sourcePath;
 
 TEST_F(Cli, PlatformWritesXmlAndHostfileForAMapping) {
   const Outcome r = run("platform " + kFx10 +

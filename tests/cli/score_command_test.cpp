@@ -1,10 +1,7 @@
 // `tac3map score` end to end: the table, CSV and JSON, ratios to the baseline, the timeline
 // column and bad mapping files.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -12,20 +9,11 @@
 #include <sstream>
 
 #include "cli/cli_fixture.hpp"
-#include "tac3map/gen/cg_pattern.hpp"
 #include "tac3map/io/exit_codes.hpp"
-#include "tac3map/mapping/mapping.hpp"
-#include "tac3map/output/viz.hpp"
-#include "tac3map/version.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
 namespace {
-
-namespace fs = std::filesystem;
-using testing::Outcome;
-using testing::slurp;
-using testing::sourcePath;
 
 TEST_F(Cli, ScoreTableHasOneRowPerMappingInOrderAndMarksTheBest) {
   ASSERT_EQ(run("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + kPaperModel +

@@ -1,30 +1,15 @@
 // `tac3map sweep` end to end: the cross product, resuming after a kill, failures and bad specs.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <cstdlib>
-#include <filesystem>
 #include <fstream>
-#include <map>
 #include <nlohmann/json.hpp>
-#include <set>
-#include <sstream>
 
 #include "cli/cli_fixture.hpp"
-#include "tac3map/gen/cg_pattern.hpp"
 #include "tac3map/io/exit_codes.hpp"
-#include "tac3map/mapping/mapping.hpp"
-#include "tac3map/output/viz.hpp"
-#include "tac3map/version.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
 namespace {
-
-namespace fs = std::filesystem;
-using testing::Outcome;
-using testing::slurp;
-using testing::sourcePath;
 
 namespace sweep {
 

@@ -1,31 +1,14 @@
 // `tac3map viz` end to end: SVG panels, graph machines, PNG output, detail levels and bad
 // mappings.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <map>
-#include <nlohmann/json.hpp>
-#include <set>
-#include <sstream>
 
 #include "cli/cli_fixture.hpp"
-#include "tac3map/gen/cg_pattern.hpp"
-#include "tac3map/io/exit_codes.hpp"
-#include "tac3map/mapping/mapping.hpp"
 #include "tac3map/output/viz.hpp"
-#include "tac3map/version.hpp"
-#include "test_support.hpp"
 
 namespace tac3map {
 namespace {
-
-namespace fs = std::filesystem;
-using testing::Outcome;
-using testing::slurp;
-using testing::sourcePath;
 
 TEST_F(Cli, VizWritesAnSvgWithOnePanelPerCcsAndMapping) {
   const Outcome r = run("viz " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 +
