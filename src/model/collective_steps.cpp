@@ -257,13 +257,21 @@ void linearAll(Steps& s, int v, int n, Sent sent, Received received) {
   s.waitPosted();
 }
 
+// linearAll with one block size for every message (allgather, alltoall).
+void linearSameSize(Steps& s, int v, int n, std::uint64_t bytes) {
+  const auto each = [bytes](int) { return bytes; };
+  linearAll(s, v, n, each, each);
+}
+
 // Alltoall by Bruck (SimGrid's alltoall "bruck", Open MPI's choice for small blocks): at
 // distance d = 1, 2, 4, ... each rank sends to v + d the blocks whose index has bit d set and
 // receives as many from v - d.
 void bruckAlltoall(Steps& s, int v, int n, std::uint64_t bytes) {
   for (int pof = 1; pof < n; pof *= 2) {
-    std::uint64_t blocks = 0;
-    for (int b = 1; b < n; ++b) blocks += (b & pof) != 0 ? 1 : 0;
+    // Indexes 0 .. n-1 with bit pof set: pof in each whole run of 2 pof, and the tail's part
+    // past pof.
+    const int tail = n % (2 * pof);
+    const auto blocks = static_cast<std::uint64_t>(n / (2 * pof) * pof + std::max(0, tail - pof));
     s.exchange((v + pof) % n, bytes * blocks, (v - pof + n) % n, bytes * blocks);
   }
 }
@@ -332,9 +340,7 @@ void addSteps(Steps& s, const Trace& trace, const Event& call, int v, int n,
       }
       return recursiveDoublingAllreduce(s, v, n, bytes);
     case CollectiveOp::Allgather:
-      if (linear)
-        return linearAll(
-            s, v, n, [&](int) { return bytes; }, [&](int) { return bytes; });
+      if (linear) return linearSameSize(s, v, n, bytes);
       if (algorithm == Algorithm::Ring) return ringSameSize(s, v, n, bytes);
       if (algorithm == Algorithm::ShiftRing) return shiftRing(s, v, n, bytes);
       if (algorithm == Algorithm::RecursiveDoubling && (n & (n - 1)) == 0) {
@@ -345,9 +351,7 @@ void addSteps(Steps& s, const Trace& trace, const Event& call, int v, int n,
       }
       return bruck(s, v, n, bytes);  // Bruck, and recursive doubling on other sizes
     case CollectiveOp::Alltoall:
-      if (linear)
-        return linearAll(
-            s, v, n, [&](int) { return bytes; }, [&](int) { return bytes; });
+      if (linear) return linearSameSize(s, v, n, bytes);
       if (algorithm == Algorithm::Bruck) return bruckAlltoall(s, v, n, bytes);
       for (int step = 1; step < n; ++step)
         s.exchange((v + step) % n, bytes, (v - step + n) % n, bytes);

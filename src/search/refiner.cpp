@@ -19,6 +19,7 @@ void checkSchedule(const Schedule& s) {
     throw InputError("--refiner: unknown refiner '" + s.refiner + "' (" + known + ")");
   }
 }
+
 namespace {
 
 // The paper's simulated annealing with the objective's engine, then its tie-break descent.
