@@ -5,7 +5,7 @@
 # build error naming the file.
 #
 # A folder may include its own headers and those of the folders before it in this list.
-set(layers base io network mapping model gen search initial bcast output cli)
+set(layers base io network mapping model gen search initial bcast output pipeline cli)
 
 file(GLOB_RECURSE files RELATIVE "${ROOT}" "${ROOT}/src/*.cpp" "${ROOT}/src/*.hpp"
      "${ROOT}/include/tac3map/*.hpp")

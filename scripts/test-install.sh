@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs a built tac3map into a temporary prefix and uses it as an outside project would
-# (docs/install.md): examples/consumer built with find_package(tac3map) must
-# score the identity mapping exactly as the installed `tac3map score` does, and a one-file
+# (docs/install.md): examples/consumer built with find_package(tac3map) must map a trace and
+# score its map and identity exactly as the installed `tac3map score` does, and a one-file
 # program built with `pkg-config --cflags --libs tac3map` must run. Reuses the build: only
 # the install and the two small programs are built. ctest runs it (install.consumer).
 # Usage: scripts/test-install.sh [BUILD_DIR]   (default: build; CXX picks the compiler,
@@ -32,23 +32,26 @@ machine=$root/topologies/fx10.json
 shape=2x2x2x2x3x2
 trace=$root/examples/cg64-sendrecv.trace
 
-# 1. CMake: find_package(tac3map 0.2) from the prefix, the consumer scores identity.
+# 1. CMake: find_package(tac3map 0.2) from the prefix; the consumer maps the trace and scores
+# its map and identity.
 cmake -S "$root/examples/consumer" -B "$tmp/consumer" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_COMPILER="$cxx" \
   ${launcher:+-DCMAKE_CXX_COMPILER_LAUNCHER="$launcher"} >"$tmp/configure.log" 2>&1 ||
   { cat "$tmp/configure.log"; fail "examples/consumer does not configure against the prefix"; }
 cmake --build "$tmp/consumer" >"$tmp/build.log" 2>&1 ||
   { cat "$tmp/build.log"; fail "examples/consumer does not build against the prefix"; }
-got=$("$tmp/consumer/score-identity" "$machine" "$shape" "$trace")
+got=$("$tmp/consumer/map-and-score" "$machine" "$shape" "$trace" "$tmp/consumer.map")
 echo "$got"
-# The installed command's own scores of the same mapping (JSON: "tac3": <number>,).
-json=$("$prefix/bin/tac3map" score --machine "$machine" --shape "$shape" --trace "$trace" identity --json)
-for key in tac3 tahb; do
-  want=$(sed -n "s/^ *\"$key\": *\([^,]*\),\{0,1\}\$/\1/p" <<<"$json")
-  have=$(sed -n "s/^$key //p" <<<"$got")
-  [ -n "$want" ] && [ -n "$have" ] || fail "no $key in the consumer's output or in tac3map score --json"
-  awk -v a="$have" -v b="$want" 'BEGIN { exit !(a + 0 == b + 0) }' ||
-    fail "$key: the consumer says $have, tac3map score says $want"
+# The installed command's own scores of the same mappings (JSON: "tac3": <number>,).
+for mapping in identity "$tmp/consumer.map"; do
+  json=$("$prefix/bin/tac3map" score --machine "$machine" --shape "$shape" --trace "$trace" "$mapping" --json)
+  for key in tac3 tahb; do
+    want=$(sed -n "s/^ *\"$key\": *\([^,]*\),\{0,1\}\$/\1/p" <<<"$json")
+    have=$(grep -F "$mapping " <<<"$got" | sed -n "s/.* $key \([^ ]*\).*/\1/p")
+    [ -n "$want" ] && [ -n "$have" ] || fail "no $key of $mapping in the consumer's output or in tac3map score --json"
+    awk -v a="$have" -v b="$want" 'BEGIN { exit !(a + 0 == b + 0) }' ||
+      fail "$mapping: $key: the consumer says $have, tac3map score says $want"
+  done
 done
 
 # 2. pkg-config: a one-file program, compiled and linked with the .pc file's flags alone.

@@ -4,8 +4,6 @@
 #include <optional>
 #include <vector>
 
-#include "job.hpp"
-#include "job_context.hpp"
 #include "tac3map/io/atomic_file.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/limits.hpp"
@@ -16,6 +14,8 @@
 #include "tac3map/output/dumpi_writer.hpp"
 #include "tac3map/output/native_trace_writer.hpp"
 #include "tac3map/output/simgrid_ti_writer.hpp"
+#include "tac3map/pipeline/job.hpp"
+#include "tac3map/pipeline/job_context.hpp"
 #include "usage.hpp"
 
 namespace tac3map::cli {

@@ -10,7 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "commands.hpp"
+#include "tac3map/pipeline/inputs.hpp"
 #include "usage.hpp"
 
 namespace tac3map::cli {

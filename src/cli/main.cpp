@@ -6,10 +6,14 @@
 #include <stdexcept>
 
 #include "bcast_command.hpp"
-#include "commands.hpp"
+#include "ccs_command.hpp"
 #include "convert_command.hpp"
 #include "distributed.hpp"
+#include "gen_command.hpp"
+#include "map_command.hpp"
 #include "platform_command.hpp"
+#include "predict_command.hpp"
+#include "score_command.hpp"
 #include "sweep.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/exit_codes.hpp"
@@ -18,10 +22,13 @@
 #include "topology_command.hpp"
 #include "usage.hpp"
 #include "version.hpp"
+#include "viz_command.hpp"
 
 namespace {
 
 using namespace tac3map::cli;
+using tac3map::BoxInput;
+using tac3map::TraceInput;
 
 // Options that read a trace. Its format is --trace-format; --format, its old spelling, still
 // works with a note where it meant the trace format (where it meant the output format, on

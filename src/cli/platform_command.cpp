@@ -3,7 +3,6 @@
 #include <iostream>
 #include <vector>
 
-#include "job.hpp"
 #include "tac3map/io/atomic_file.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/trace_formats.hpp"
@@ -12,6 +11,7 @@
 #include "tac3map/mapping/rankmap.hpp"
 #include "tac3map/network/network.hpp"
 #include "tac3map/output/platform.hpp"
+#include "tac3map/pipeline/job.hpp"
 #include "usage.hpp"
 
 namespace tac3map::cli {

@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include <cstdio>
 #include <iostream>
 
 namespace tac3map::cli {
@@ -9,6 +10,12 @@ std::ostream& report(bool quiet) {
   // A stream without a buffer: every write fails silently, nothing is formatted.
   static std::ostream nowhere(nullptr);
   return nowhere;
+}
+
+std::string format(const char* pattern, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, pattern, value);
+  return buffer;
 }
 
 }  // namespace tac3map::cli

@@ -3,10 +3,14 @@
 #pragma once
 
 #include <ostream>
+#include <string>
 
 namespace tac3map::cli {
 
 // Standard output, or nowhere with --quiet (errors and deprecation notes still reach stderr).
 std::ostream& report(bool quiet);
+
+// One number printed by a printf pattern: format("%.3f s", seconds).
+std::string format(const char* pattern, double value);
 
 }  // namespace tac3map::cli

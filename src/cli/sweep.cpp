@@ -15,7 +15,6 @@
 #include <set>
 #include <thread>
 
-#include "job.hpp"
 #include "report.hpp"
 #include "score_table.hpp"
 #include "tac3map/io/atomic_file.hpp"
@@ -24,6 +23,7 @@
 #include "tac3map/io/json_input.hpp"
 #include "tac3map/io/limits.hpp"
 #include "tac3map/mapping/mapping_names.hpp"
+#include "tac3map/pipeline/job.hpp"
 #include "tac3map/search/annealer.hpp"
 #include "tac3map/search/objectives.hpp"
 #include "tac3map/search/refiner.hpp"

@@ -9,7 +9,7 @@
 
 #include "cli/command_test.hpp"
 #include "tac3map/gen/cg_pattern.hpp"
-#include "tac3map/initial/initial_mapping.hpp"
+#include "tac3map/pipeline/choose_start.hpp"
 #include "tac3map/search/annealer.hpp"
 #include "tac3map/search/deadline.hpp"
 #include "tac3map/search/objectives.hpp"

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "inputs.hpp"
 #include "tac3map/network/machine.hpp"
+#include "tac3map/pipeline/inputs.hpp"
 
-namespace tac3map::cli {
+namespace tac3map {
 
 // Whether a mapping argument (score's mappings, predict's and viz's, map --init) names a file
 // rather than a mapping name (identity, random:SEED, ...) or a start (auto, geometric, ...).
@@ -31,4 +31,4 @@ struct JobContext {
 // path. When neither --machine nor a file gives the machine: "--machine is required ...".
 JobContext jobContext(const BoxInput& given, const std::vector<std::string>& mappings);
 
-}  // namespace tac3map::cli
+}  // namespace tac3map

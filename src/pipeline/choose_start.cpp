@@ -1,4 +1,4 @@
-#include "tac3map/initial/initial_mapping.hpp"
+#include "tac3map/pipeline/choose_start.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -110,10 +110,9 @@ ChosenStart chooseStart(const Problem& problem, const Network& router, Objective
       }
       const Deadline share =
           until.split(static_cast<int>(built - i)).reserve(result.scoringSeconds);
-      const NodeSwapResult r =
-          swapNodeContents(problem, router, result.candidates[i].mapping, schedule,
-                           nodeRefinementBudget(problem, schedule) / 4, kStartRefinementSeed,
-                           share);
+      const NodeSwapResult r = swapNodeContents(
+          problem, router, result.candidates[i].mapping, schedule,
+          nodeRefinementBudget(problem, schedule) / 4, kStartRefinementSeed, share);
       if (r.timedOut) result.timeLimited = true;
       result.candidates.push_back({name, r.mapping, evaluateExact(problem, router, r.mapping)});
       stepDone();

@@ -1,14 +1,12 @@
-// A job as the commands see it: machine, box, trace, CCSs and routes, read and checked once.
+// A job: machine, box, trace, CCSs and routes, read and checked once; what `map`, `score`,
+// `sweep` and a program embedding the library map and score (map_job.hpp).
 #pragma once
 
 #include <atomic>
 #include <mutex>
 #include <optional>
 
-#include "inputs.hpp"
-#include "job_context.hpp"
 #include "tac3map/initial/initial_mapper.hpp"
-#include "tac3map/initial/initial_mapping.hpp"
 #include "tac3map/io/trace.hpp"
 #include "tac3map/mapping/allocation.hpp"
 #include "tac3map/mapping/mapping.hpp"
@@ -20,8 +18,11 @@
 #include "tac3map/model/timeline.hpp"
 #include "tac3map/network/machine.hpp"
 #include "tac3map/network/network.hpp"
+#include "tac3map/pipeline/choose_start.hpp"
+#include "tac3map/pipeline/inputs.hpp"
+#include "tac3map/pipeline/job_context.hpp"
 
-namespace tac3map::cli {
+namespace tac3map {
 
 // The trace of --trace/--trace-format/--iteration, refused as soon as it names more ranks than
 // `ranks` (the global limit of a trace read without a box, or a job's capacity).
@@ -132,4 +133,4 @@ struct Job {
   mutable std::atomic<bool> flowGivenUp_{false};
 };
 
-}  // namespace tac3map::cli
+}  // namespace tac3map

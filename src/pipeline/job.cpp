@@ -1,4 +1,4 @@
-#include "job.hpp"
+#include "tac3map/pipeline/job.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -11,7 +11,7 @@
 #include "tac3map/io/trace_formats.hpp"
 #include "tac3map/mapping/mapping_names.hpp"
 
-namespace tac3map::cli {
+namespace tac3map {
 
 Trace loadTrace(const TraceInput& input, const RankLimit& ranks) {
   TraceOptions options;
@@ -178,4 +178,4 @@ Mapping Job::start(const std::string& init, ObjectiveKind objective, const Sched
   return mapping(init, coresPerNode);
 }
 
-}  // namespace tac3map::cli
+}  // namespace tac3map

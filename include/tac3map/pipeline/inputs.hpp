@@ -1,11 +1,12 @@
-// What every command that reads a trace or places ranks on a box takes from the command line
-// (job.hpp builds the job from them; commands.hpp holds each command's own options).
+// What a job is made of, as text a user gives (a command line, a sweep spec, a program that
+// embeds the library): the trace and how to read it, the machine and the box. job.hpp builds
+// the job from them; each field's comment names the option of `tac3map` that sets it.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
-namespace tac3map::cli {
+namespace tac3map {
 
 // What every command that reads a trace needs.
 struct TraceInput {
@@ -29,4 +30,4 @@ struct BoxInput {
   std::string engineSets = "level";  // level | split: CCSs with several engines
 };
 
-}  // namespace tac3map::cli
+}  // namespace tac3map

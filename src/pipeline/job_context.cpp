@@ -1,4 +1,4 @@
-#include "job_context.hpp"
+#include "tac3map/pipeline/job_context.hpp"
 
 #include <fstream>
 #include <optional>
@@ -8,7 +8,7 @@
 #include "tac3map/mapping/mapping_context.hpp"
 #include "tac3map/mapping/mapping_names.hpp"
 
-namespace tac3map::cli {
+namespace tac3map {
 namespace {
 
 // A value of the job and where it came from, for messages: "--shape 4x2x2x2x3x2" or
@@ -157,4 +157,4 @@ JobContext jobContext(const BoxInput& given, const std::vector<std::string>& map
   return job;
 }
 
-}  // namespace tac3map::cli
+}  // namespace tac3map

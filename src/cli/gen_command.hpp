@@ -1,0 +1,42 @@
+// tac3map gen: synthetic traces (CG, stencils, all-to-all, random patterns; docs/gen.md).
+#pragma once
+
+#include <string>
+
+#include "tac3map/gen/cg_pattern.hpp"
+#include "tac3map/gen/patterns.hpp"
+
+namespace tac3map::cli {
+
+// The generators' options bind straight to the library's option structs; only fields given
+// as text on the command line (variants, extents) pass through a string.
+struct GenCgOptions {
+  CgOptions pattern;
+  std::string variant = "sendrecv";
+  std::string output;  // empty: standard output
+};
+
+struct GenStencilOptions {
+  StencilOptions pattern;
+  std::string dims = "8x8x8";
+  std::string variant = "isend";
+  std::string output;
+};
+
+struct GenAlltoallOptions {
+  AlltoallOptions pattern;
+  std::string variant = "sendrecv";
+  std::string output;
+};
+
+struct GenRandomOptions {
+  RandomPatternOptions pattern;
+  std::string output;
+};
+
+int runGenCg(const GenCgOptions& options);
+int runGenStencil(const GenStencilOptions& options);
+int runGenAlltoall(const GenAlltoallOptions& options);
+int runGenRandom(const GenRandomOptions& options);
+
+}  // namespace tac3map::cli

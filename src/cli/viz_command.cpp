@@ -1,0 +1,64 @@
+#include "viz_command.hpp"
+
+#include "report.hpp"
+#include "tac3map/io/atomic_file.hpp"
+#include "tac3map/io/error.hpp"
+#include "tac3map/output/viz.hpp"
+#include "tac3map/pipeline/job.hpp"
+#include "tac3map/pipeline/job_context.hpp"
+
+namespace tac3map::cli {
+
+int runViz(const VizOptionsCli& o) {
+  checkOutputPaths({{"-o", o.output}});
+  // The picture's format from -o's extension: .svg, or .png through rsvg-convert (checked
+  // before any work, so a missing converter never costs a run).
+  const std::size_t dot = o.output.rfind('.'), slash = o.output.rfind('/');
+  std::string extension = dot == std::string::npos || (slash != std::string::npos && dot < slash)
+                              ? ""
+                              : o.output.substr(dot);
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (extension != ".svg" && extension != ".png")
+    throw InputError("-o " + o.output + ": expected a file name ending in .svg or .png");
+  const bool png = extension == ".png";
+  if (png && findRsvgConvert().empty())
+    throw InputError("-o " + o.output +
+                     ": PNG output needs rsvg-convert, which is not on the PATH (Debian package "
+                     "librsvg2-bin); install it or write .svg");
+  const VizDetail detail = parseDetail(o.detail);
+  const Job job(jobContext(o.box, {o.mapping, o.compare}), o.input, TraceEvents::Release);
+  std::vector<VizMapping> mappings;
+  for (const std::string& name : {o.mapping, o.compare})
+    if (!name.empty()) mappings.push_back({name, job.mapping(name)});
+  VizOptions options;
+  options.detail = detail;
+  if (!o.plane.empty()) options.plane = parsePlane(job.machine, o.plane);
+  // A graph machine has no box shape: its compute nodes are counted instead.
+  options.title = job.machine.name;
+  if (job.machine.isGraph()) {
+    options.title += ' ';
+    options.title += std::to_string(job.box.nodeCount);
+    options.title += " compute nodes";
+  } else {
+    options.title += " box ";
+    options.title += job.box.shapeText();
+    options.title += " (";
+    options.title += std::to_string(job.box.nodeCount);
+    options.title += " nodes)";
+  }
+  options.title += ", " + o.input.trace + " (" + std::to_string(job.sets.sets.size()) + " CCS)";
+  // One panel per CCS where every link is drawn (and at most 16 CCSs); pictures that
+  // aggregate nodes aggregate the CCSs too. Graph pictures draw every link up to 1,500 nodes.
+  const bool perCcs = job.machine.isGraph()
+                          ? job.box.nodeCount <= 1500
+                          : resolveDetail(detail, job.box.nodeCount) == VizDetail::Links;
+  options.aggregateOnly = o.aggregateOnly || !perCcs || job.sets.sets.size() > 16;
+  const std::string svg =
+      renderSvg(job.machine, job.box, job.router, job.problem, mappings, options);
+  StagedFile file(o.output, png ? svgToPng(svg) : svg);
+  file.commit();
+  report(o.quiet) << "wrote " << o.output << "\n";
+  return 0;
+}
+
+}  // namespace tac3map::cli
