@@ -1,0 +1,75 @@
+// The library's pipeline against the pieces it puts together: mapJob's search is annealChains
+// from the start Job::start resolves, and its scores are scoreJob's (the reference evaluator).
+#include "tac3map/pipeline/map_job.hpp"
+
+#include <gtest/gtest.h>
+
+#include "test_support.hpp"
+
+namespace tac3map {
+namespace {
+
+using testing::sourcePath;
+
+Job cg64Job(int ranksPerNode) {
+  BoxInput box;
+  box.machine = sourcePath("topologies/fx10.json");
+  box.shape = ranksPerNode == 1 ? "2x2x2x2x3x2" : "1x2x2x2x3x2";
+  box.ranksPerNode = ranksPerNode;
+  TraceInput trace;
+  trace.trace = sourcePath("examples/cg64-isend.trace");
+  return Job(box, trace, TraceEvents::Release);
+}
+
+TEST(MapJob, IsTheSearchFromTheResolvedStartAndScoresAsScoreJob) {
+  for (const int k : {1, 2}) {
+    const Job job = cg64Job(k);
+    for (const char* init : {"identity", "round-robin", "random"}) {
+      for (const std::uint64_t seed : {1u, 7u}) {
+        MapJobOptions options;
+        options.init = init;
+        options.seed = seed;
+        options.chains = 2;
+        options.schedule.trialsPerTemperature = 200;
+        const MapResult result = mapJob(job, options);
+        // The reference: the same start and chains, called one by one.
+        Schedule schedule = options.schedule;
+        schedule.allocation = job.allocation;
+        const Mapping start = job.start(init, options.objective, schedule, seed);
+        const ChainsResult run = annealChains(job.problem, job.router, options.objective, start,
+                                              schedule, seed, options.chains, 1);
+        EXPECT_EQ(result.initial.nodeOfTask, start.nodeOfTask) << init << " K=" << k;
+        EXPECT_EQ(result.from, "search");  // no flow ranking without init auto
+        EXPECT_EQ(result.mapping.nodeOfTask, run.chains[run.best].best.nodeOfTask)
+            << init << " seed " << seed << " K=" << k;
+        const std::vector<Scores> scores = scoreJob(job, {result.mapping, start});
+        EXPECT_EQ(result.scores.tac3, scores[0].tac3);
+        EXPECT_EQ(result.scores.tahb, scores[0].tahb);
+        EXPECT_EQ(result.initialScores.tac3, scores[1].tac3);
+      }
+    }
+  }
+}
+
+TEST(MapJob, AutoRanksTheSearchAndTheStartsByTheFlowModel) {
+  const Job job = cg64Job(2);
+  MapJobOptions options;
+  options.schedule.trialsPerTemperature = 200;
+  const MapResult result = mapJob(job, options);
+  ASSERT_TRUE(result.chosen);
+  // The result is the search's map or one of the starts, and the flow model ranks every one.
+  EXPECT_EQ(result.rankedByFlow, result.chosen->candidates.size() + 1);
+  bool found = result.from == "search";
+  for (const StartCandidate& c : result.chosen->candidates)
+    if (c.name == result.from) found = c.mapping.nodeOfTask == result.mapping.nodeOfTask;
+  EXPECT_TRUE(found) << result.from;
+  ASSERT_TRUE(result.scores.flow);
+  for (const StartCandidate& c : result.chosen->candidates)
+    EXPECT_LE(*result.scores.flow, *job.flow(c.mapping)) << c.name;
+  MapJobOptions unranked = options;
+  unranked.rankByFlow = false;
+  EXPECT_EQ(mapJob(job, unranked).from, "search");
+}
+
+}  // namespace
+}  // namespace tac3map
