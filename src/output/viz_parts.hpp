@@ -1,4 +1,4 @@
-// What the two viz pictures (viz.cpp: mesh/torus slices; graph_viz.cpp: the layered graph)
+// What the two viz pictures (viz_svg.cpp: mesh/torus slices; graph_viz.cpp: the layered graph)
 // draw alike, so that a script or test reading one reads the other: the page header with the
 // heat scale's colour bar, the panels (<g class="panel" data-mapping data-ccs>, one per CCS
 // and mapping plus the largest load per link), compute nodes (<rect class="node" data-node
