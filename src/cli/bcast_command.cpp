@@ -26,7 +26,7 @@ CLI::App* addBcastCommand(CLI::App& app, BcastOptions& o) {
                   "the nodes that take part, in rank order, comma-separated (default: every "
                   "compute node in file order); other nodes only relay");
   cmd->add_option("--algorithm", o.algorithm, "optimal | binomial | flat")
-      ->check(CLI::IsMember({"optimal", "binomial", "flat"}))
+      ->check(choiceOf({"optimal", "binomial", "flat"}))
       ->capture_default_str();
   cmd->add_flag("--no-bound", o.noBound, "optimal: no lower-bound pruning (to measure it)");
   cmd->add_flag("--no-isomorphism", o.noIsomorphism,

@@ -7,6 +7,7 @@
 #include "tac3map/io/atomic_file.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/limits.hpp"
+#include "tac3map/io/trace_formats.hpp"
 #include "tac3map/mapping/allocation.hpp"
 #include "tac3map/mapping/rankmap.hpp"
 #include "tac3map/mapping/scotch_files.hpp"
@@ -21,10 +22,19 @@
 namespace tac3map::cli {
 namespace {
 
-const std::vector<std::string> kTraceFormats = {"native", "simgrid-ti", "dumpi"};
-const std::vector<std::string> kMapFormats = {
-    "coords",          "json",        "fujitsu-vcoord", "openmpi-rankfile", "slurm-hostfile",
-    "cray-rank-order", "bgq-mapfile", "scotch"};
+// What convert writes: every trace format but auto; every mapping format and Scotch's.
+std::vector<std::string> traceOutputs() {
+  std::vector<std::string> names;
+  for (const auto& entry : traceFormatNames().entries())
+    if (entry.value != TraceFormat::Auto) names.push_back(entry.name);
+  return names;
+}
+const std::vector<std::string> kTraceFormats = traceOutputs();
+const std::vector<std::string> kMapFormats = [] {
+  std::vector<std::string> names = mapFormatNames().names();
+  names.push_back("scotch");
+  return names;
+}();
 
 bool isOneOf(const std::string& value, const std::vector<std::string>& list) {
   return std::find(list.begin(), list.end(), value) != list.end();
@@ -173,13 +183,12 @@ CLI::App* addConvertCommand(CLI::App& app, ConvertOptions& o, Deprecations& depr
       "nodes.txt --to fujitsu-vcoord -o job.vcoord");
   cmd->add_option("trace", o.input.trace,
                   "trace to convert: native, SimGrid TI or DUMPI (index file or folder)");
-  const std::vector<std::string> traceFormats{"auto", "native", "simgrid-ti", "dumpi"};
   cmd->add_option("--trace-format", o.input.format,
-                  "input trace format: auto | native | simgrid-ti | dumpi")
-      ->check(CLI::IsMember(traceFormats))
+                  "input trace format: " + traceFormatNames().help())
+      ->check(choiceOf(traceFormatNames()))
       ->capture_default_str();
   deprecated.add(*cmd, "--format", "--trace-format", o.input.format, "old --trace-format")
-      ->check(CLI::IsMember(traceFormats));
+      ->check(choiceOf(traceFormatNames()));
   cmd->add_option("--iteration", o.input.iteration,
                   "which kernel iteration to write when the trace has 'iteration' markers")
       ->capture_default_str();
@@ -194,7 +203,7 @@ CLI::App* addConvertCommand(CLI::App& app, ConvertOptions& o, Deprecations& depr
   cmd->add_option("--output-format,-f,--to", o.to,
                   "output format: a trace to " + listed(kTraceFormats) + "; a mapping to " +
                       listed(kMapFormats))
-      ->check(CLI::IsMember(formats))
+      ->check(choiceOf(formats))
       ->required();
   cmd->add_option("--output,-o", o.output,
                   "file to write (simgrid-ti, dumpi: an index, the per-rank files beside it; "
@@ -222,10 +231,10 @@ CLI::App* addConvertCommand(CLI::App& app, ConvertOptions& o, Deprecations& depr
                   "sockets per node, for openmpi-rankfile --bind socket (0: the machine file's)")
       ->check(CLI::Range(0, tac3map::limits::kMaxCoresPerNode))
       ->capture_default_str();
-  cmd->add_option("--bind", o.bind,
-                  "what an openmpi-rankfile output binds each rank to: core | socket | none "
-                  "(as map --bind)")
-      ->check(CLI::IsMember({"core", "socket", "none"}))
+  cmd->add_option(
+         "--bind", o.bind,
+         "what an openmpi-rankfile output binds each rank to: " + rankfileBindNames().help())
+      ->check(choiceOf(rankfileBindNames()))
       ->capture_default_str();
   cmd->add_option("--ranks", o.ranks,
                   "Scotch input: the ranks are vertices 0..N-1, higher ones padding")

@@ -14,11 +14,21 @@
 #include "platform_command.hpp"
 #include "predict_command.hpp"
 #include "score_command.hpp"
+#include "score_table.hpp"
 #include "sweep.hpp"
+#include "tac3map/gen/cg_pattern.hpp"
+#include "tac3map/gen/patterns.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/exit_codes.hpp"
 #include "tac3map/io/limits.hpp"
+#include "tac3map/io/trace_formats.hpp"
+#include "tac3map/mapping/rankmap.hpp"
+#include "tac3map/model/model.hpp"
+#include "tac3map/model/profile.hpp"
+#include "tac3map/output/viz_options.hpp"
 #include "tac3map/search/objectives.hpp"
+#include "tac3map/search/refiner.hpp"
+#include "tac3map/search/schedule.hpp"
 #include "topology_command.hpp"
 #include "usage.hpp"
 #include "version.hpp"
@@ -27,26 +37,25 @@
 namespace {
 
 using namespace tac3map::cli;
+using namespace tac3map;  // the library's name tables (enum_names.hpp)
 using tac3map::BoxInput;
 using tac3map::TraceInput;
 
 // Options that read a trace. Its format is --trace-format; --format, its old spelling, still
 // works with a note where it meant the trace format (where it meant the output format, on
 // `score`, it is that command's old spelling of --output-format).
-const std::vector<std::string> kTraceFormatNames{"auto", "native", "simgrid-ti", "dumpi"};
-
 void addTraceOptions(CLI::App& app, TraceInput& input, Deprecations* deprecated) {
   app.add_option("--trace,-t", input.trace,
                  "trace: native, SimGrid time-independent, or DUMPI ascii (an index file listing "
                  "one file per rank for the latter two; for DUMPI also the folder of "
                  "dumpi2ascii's .txt files)")
       ->required();
-  app.add_option("--trace-format", input.format, "trace format: auto | native | simgrid-ti | dumpi")
-      ->check(CLI::IsMember(kTraceFormatNames))
+  app.add_option("--trace-format", input.format, "trace format: " + traceFormatNames().help())
+      ->check(choiceOf(traceFormatNames()))
       ->capture_default_str();
   if (deprecated)
     deprecated->add(app, "--format", "--trace-format", input.format, "old --trace-format")
-        ->check(CLI::IsMember(kTraceFormatNames));
+        ->check(choiceOf(traceFormatNames()));
   app.add_option("--iteration", input.iteration,
                  "which kernel iteration to use when the trace has 'iteration' markers")
       ->capture_default_str();
@@ -91,16 +100,13 @@ void addBoxOptions(CLI::App& app, BoxInput& box, bool withOverlap = true) {
                  "1 = the paper's model")
       ->check(CLI::Range(1, 64));
   if (withOverlap)
-    app.add_option("--overlap", box.overlap,
-                   "phases in flight together: none (the paper; measured best, docs/model.md) | "
-                   "adjacent (charge collisions of every two consecutive CCSs) | auto (adjacent "
-                   "unless a barrier separates them)")
-        ->check(CLI::IsMember({"none", "adjacent", "auto"}))
+    app.add_option("--overlap", box.overlap, "phases in flight together: " + overlapNames().help())
+        ->check(choiceOf(overlapNames()))
         ->capture_default_str();
   app.add_option("--engine-sets", box.engineSets,
                  "CCSs with several engines: level (a level's messages start together and "
                  "share the engines) | split (at most E messages per rank and set; to compare)")
-      ->check(CLI::IsMember({"level", "split"}))
+      ->check(choiceOf({"level", "split"}))
       ->capture_default_str();
 }
 
@@ -126,11 +132,9 @@ int main(int argc, char** argv) {
       "cg64.map");
   addBoxOptions(*mapCmd, map.box);
   addTraceOptions(*mapCmd, map.input, &deprecated);
-  std::string objectives;
-  for (const tac3map::ObjectiveSpec& spec : tac3map::objectiveSpecs())
-    objectives +=
-        (objectives.empty() ? "" : " | ") + std::string(spec.name) + ": " + spec.description;
-  mapCmd->add_option("--objective", map.objective, objectives)->capture_default_str();
+  mapCmd->add_option("--objective", map.objective, tac3map::objectiveNames().help())
+      ->check(choiceOf(tac3map::objectiveNames()))
+      ->capture_default_str();
   mapCmd->add_option("--seed", map.seed, "random seed (0 to 2^64-1)")
       ->check(nonNegative())
       ->capture_default_str();
@@ -147,18 +151,11 @@ int main(int argc, char** argv) {
   mapCmd->add_option("--grid", map.grid,
                      "the ranks' process grid for the geometric start, e.g. 48x46x72 (rank = x + "
                      "X (y + Y z)); default: detected from the pattern");
-  mapCmd
-      ->add_option("--moves", map.moves,
-                   "trial moves: global (any node) | local (near a partner) | auto (local above "
-                   "2048 nodes)")
-      ->check(CLI::IsMember({"auto", "global", "local"}))
+  mapCmd->add_option("--moves", map.moves, "trial moves: " + moveKindNames().help())
+      ->check(choiceOf(moveKindNames()))
       ->capture_default_str();
-  mapCmd
-      ->add_option("--refiner", map.schedule.refiner,
-                   "the search: annealing (single-rank moves, the paper's solver) | multilevel "
-                   "(coarsen, anneal the coarsest, refine level by level) | auto (multilevel "
-                   "above 2048 nodes where it applies)")
-      ->check(CLI::IsMember({"auto", "annealing", "multilevel"}))
+  mapCmd->add_option("--refiner", map.schedule.refiner, "the search: " + refinerNames().help())
+      ->check(choiceOf(refinerNames()))
       ->capture_default_str();
   mapCmd->add_option("--t0", map.schedule.t0, "initial temperature")->capture_default_str();
   mapCmd->add_option("--t-end", map.schedule.tEnd, "final temperature")->capture_default_str();
@@ -188,17 +185,13 @@ int main(int argc, char** argv) {
   mapCmd->add_flag("--quiet,-q", map.quiet,
                    "print nothing but errors (no progress line, no summary)");
   mapCmd->add_option("--output,-o", map.output, "mapping file to write")->required();
-  const std::vector<std::string> mapFormats{"coords",           "json",           "fujitsu-vcoord",
-                                            "openmpi-rankfile", "slurm-hostfile", "cray-rank-order",
-                                            "bgq-mapfile"};
   mapCmd
       ->add_option("--output-format,-f", map.mapFormat,
-                   "format of -o: coords | json | fujitsu-vcoord | openmpi-rankfile | "
-                   "slurm-hostfile | cray-rank-order | bgq-mapfile (docs/rankmap-formats.md)")
-      ->check(CLI::IsMember(mapFormats))
+                   "format of -o: " + mapFormatNames().help() + " (docs/rankmap-formats.md)")
+      ->check(choiceOf(mapFormatNames()))
       ->capture_default_str();
   deprecated.add(*mapCmd, "--map-format", "--output-format", map.mapFormat, "old --output-format")
-      ->check(CLI::IsMember(mapFormats));
+      ->check(choiceOf(mapFormatNames()));
   mapCmd
       ->add_option("--cores-per-node", map.coresPerNode,
                    "cores per node (C): openmpi-rankfile --bind core binds slot s to cores "
@@ -214,9 +207,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   mapCmd
       ->add_option("--bind", map.bind,
-                   "what openmpi-rankfile binds each rank to: core (its slot's cores) | socket "
-                   "(its slot's sockets, slot=N:*) | none (the whole node: slot=0-(C-1))")
-      ->check(CLI::IsMember({"core", "socket", "none"}))
+                   "what openmpi-rankfile binds each rank to: " + rankfileBindNames().help())
+      ->check(choiceOf(rankfileBindNames()))
       ->capture_default_str();
   mapCmd->add_option("--report", map.report, "JSON report to write");
 
@@ -232,21 +224,18 @@ int main(int argc, char** argv) {
       ->add_option("mappings", score.mappings,
                    "mapping files or names: identity, random:SEED, tofu-default")
       ->required();
-  const std::vector<std::string> scoreFormats{"table", "json", "csv"};
-  scoreCmd
-      ->add_option("--output-format,-f", score.format,
-                   "table (best per column marked *) | json | csv")
-      ->check(CLI::IsMember(scoreFormats))
+  scoreCmd->add_option("--output-format,-f", score.format, scoreFormatNames().help())
+      ->check(choiceOf(scoreFormatNames()))
       ->capture_default_str();
   deprecated.add(*scoreCmd, "--format", "--output-format", score.format, "old --output-format")
-      ->check(CLI::IsMember(scoreFormats));
+      ->check(choiceOf(scoreFormatNames()));
   scoreCmd->add_flag("--json", score.json, "the same as --output-format json");
   scoreCmd->add_option("--baseline", score.baseline,
                        "the mapping (as given) the ratio columns divide by; default: the first");
   scoreCmd->add_option("--profile", score.profile,
                        "add the predicted time of one iteration (see predict)");
-  scoreCmd->add_option("--model", score.model, "with --profile: piecewise | linear")
-      ->check(CLI::IsMember({"piecewise", "linear"}))
+  scoreCmd->add_option("--model", score.model, "with --profile: " + modelKindNames().help())
+      ->check(choiceOf(modelKindNames()))
       ->capture_default_str();
 
   PredictOptionsCli predict;
@@ -261,8 +250,8 @@ int main(int argc, char** argv) {
   predictCmd->add_option("mapping", predict.mapping, "mapping file or name")->required();
   predictCmd->add_option("--profile", predict.profile, "profile JSON (tac3map-pingpong writes one)")
       ->required();
-  predictCmd->add_option("--model", predict.model, "piecewise | linear (least-squares line)")
-      ->check(CLI::IsMember({"piecewise", "linear"}))
+  predictCmd->add_option("--model", predict.model, modelKindNames().help())
+      ->check(choiceOf(modelKindNames()))
       ->capture_default_str();
   predictCmd->add_flag("--barriers", predict.barriers,
                        "advise where a barrier between CCSs pays (cross-CCS collisions)");
@@ -270,7 +259,7 @@ int main(int argc, char** argv) {
                        "each collective's predicted time under every algorithm, the best, and "
                        "the best by message size");
   predictCmd->add_option("--output-format,-f", predict.format, "text | json")
-      ->check(CLI::IsMember({"text", "json"}))
+      ->check(choiceOf({"text", "json"}))
       ->capture_default_str();
   predictCmd->add_flag("--json", predict.json, "the same as --output-format json");
 
@@ -290,10 +279,8 @@ int main(int argc, char** argv) {
                    "when nodes are aggregated (above 256 nodes) or above 16 CCSs");
   vizCmd
       ->add_option("--detail", viz.detail,
-                   "auto | links (every link) | nodes (each node by its busiest link) | "
-                   "summary (plane maxima, profiles, histograms); auto: links up to 256 "
-                   "nodes, nodes up to 8192")
-      ->check(CLI::IsMember({"auto", "links", "nodes", "summary"}))
+                   vizDetailNames().help() + "; auto: links up to 256 nodes, nodes up to 8192")
+      ->check(choiceOf(vizDetailNames()))
       ->capture_default_str();
   vizCmd->add_option("--plane", viz.plane,
                      "the slice plane's two axes, across then down, e.g. X,Y (default: the "
@@ -328,7 +315,7 @@ int main(int argc, char** argv) {
       ->add_option("--output-format,-f", ccs.format,
                    "text | json ({\"ccs\": [[{src, dst, bytes}, ...], ...], \"distinct\", "
                    "\"same_as\", \"period\"})")
-      ->check(CLI::IsMember({"text", "json"}))
+      ->check(choiceOf({"text", "json"}))
       ->capture_default_str();
   ccsCmd->add_flag("--json", ccs.json, "the same as --output-format json");
 
@@ -344,9 +331,8 @@ int main(int argc, char** argv) {
   cgCmd->add_option("--bytes", gen.pattern.bytes, "bytes per message")
       ->check(nonNegative())
       ->capture_default_str();
-  cgCmd
-      ->add_option("--variant", gen.variant,
-                   "sendrecv | isend (irecv+isend+waitall) | send (irecv+send+wait)")
+  cgCmd->add_option("--variant", gen.variant, cgVariantNames().help())
+      ->check(choiceOf(cgVariantNames()))
       ->capture_default_str();
   cgCmd->add_option("--iterations", gen.pattern.iterations, "kernel iterations, each with a marker")
       ->capture_default_str();
@@ -365,10 +351,8 @@ int main(int argc, char** argv) {
   stencilCmd->add_option("--bytes", stencil.pattern.bytes, "bytes per message")
       ->check(nonNegative())
       ->capture_default_str();
-  stencilCmd
-      ->add_option("--variant", stencil.variant,
-                   "isend (all irecv, all isend, waitall) | sendrecv (one direction at a "
-                   "time)")
+  stencilCmd->add_option("--variant", stencil.variant, exchangeStyleNames().help())
+      ->check(choiceOf(exchangeStyleNames()))
       ->capture_default_str();
   stencilCmd->add_option("--iterations", stencil.pattern.iterations, "kernel iterations")
       ->capture_default_str();
@@ -386,9 +370,8 @@ int main(int argc, char** argv) {
   alltoallCmd->add_option("--bytes", alltoall.pattern.bytes, "bytes per message")
       ->check(nonNegative())
       ->capture_default_str();
-  alltoallCmd
-      ->add_option("--variant", alltoall.variant,
-                   "sendrecv (pairwise exchange, one step at a time) | isend (all at once)")
+  alltoallCmd->add_option("--variant", alltoall.variant, exchangeStyleNames().help())
+      ->check(choiceOf(exchangeStyleNames()))
       ->capture_default_str();
   alltoallCmd->add_option("--iterations", alltoall.pattern.iterations, "kernel iterations")
       ->capture_default_str();

@@ -40,9 +40,8 @@ CLI::App* addPlatformCommand(CLI::App& app, PlatformOptions& o) {
                   "file or --ranks)");
   cmd->add_option("--ranks", o.ranks, "ranks in the host file (for a mapping name without --trace)")
       ->check(CLI::Range(1, 1 << 30));
-  cmd->add_option("--trace-format", o.traceFormat,
-                  "trace format: auto | native | simgrid-ti | dumpi")
-      ->check(CLI::IsMember({"auto", "native", "simgrid-ti", "dumpi"}))
+  cmd->add_option("--trace-format", o.traceFormat, "trace format: " + traceFormatNames().help())
+      ->check(choiceOf(traceFormatNames()))
       ->capture_default_str();
   cmd->add_option("mapping", o.mapping,
                   "mapping for the host file: a file or identity | round-robin | random:SEED | "

@@ -157,11 +157,16 @@ void printTable(std::ostream& out, const std::string& labelHeader,
 
 }  // namespace
 
+const EnumNames<ScoreFormat>& scoreFormatNames() {
+  static const EnumNames<ScoreFormat> names(
+      "output format", {{ScoreFormat::Table, "table", "(best per column marked *)"},
+                        {ScoreFormat::Json, "json", ""},
+                        {ScoreFormat::Csv, "csv", ""}});
+  return names;
+}
+
 ScoreFormat parseScoreFormat(const std::string& name) {
-  if (name == "table") return ScoreFormat::Table;
-  if (name == "json") return ScoreFormat::Json;
-  if (name == "csv") return ScoreFormat::Csv;
-  throw InputError("--output-format must be table, json or csv, not '" + name + "'");
+  return scoreFormatNames().parse(name);
 }
 
 nlohmann::json scoresJson(const Scores& s) {

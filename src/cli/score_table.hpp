@@ -8,12 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "tac3map/io/enum_names.hpp"
 #include "tac3map/model/objective.hpp"
 
 namespace tac3map::cli {
 
 enum class ScoreFormat { Table, Json, Csv };
-ScoreFormat parseScoreFormat(const std::string& name);  // table | json | csv
+// The names of output format values (enum_names.hpp): parse, name, --help and choice checks.
+const EnumNames<ScoreFormat>& scoreFormatNames();
+ScoreFormat parseScoreFormat(const std::string& name);
 
 nlohmann::json scoresJson(const Scores& scores);
 

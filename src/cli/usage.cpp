@@ -99,6 +99,11 @@ std::optional<std::string> unknownCommandError(const CLI::App& app,
   return errorLine(w, w.problem);
 }
 
+CLI::Validator choiceOf(const std::vector<std::string>& names) {
+  return CLI::Validator([names](std::string& value) { return notOneOf(value, names); }, "",
+                        "one of");
+}
+
 const CLI::Validator& nonNegative() {
   // CLI11 2.1 reads "-1" into an unsigned option as 2^64 - 1; its NonNegativeNumber check
   // would name the whole double range in its message.

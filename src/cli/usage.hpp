@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "report.hpp"
+#include "tac3map/io/enum_names.hpp"
 
 namespace tac3map::cli {
 
@@ -45,6 +46,14 @@ std::string usageError(const CLI::App& app, const std::vector<std::string>& args
 // --help`: CLI11 answers --help before it looks at the word), else nothing.
 std::optional<std::string> unknownCommandError(const CLI::App& app,
                                                const std::vector<std::string>& args);
+
+// The check of an option whose value is one of a table's names (enum_names.hpp): CLI11 then
+// says "--moves: 'globl': expected global, local or auto (did you mean 'global'?)".
+CLI::Validator choiceOf(const std::vector<std::string>& names);
+template <class E>
+CLI::Validator choiceOf(const EnumNames<E>& table) {
+  return choiceOf(table.names());
+}
 
 // A check for unsigned options (seeds, byte counts): a negative value is a usage error.
 const CLI::Validator& nonNegative();

@@ -8,23 +8,20 @@
 
 namespace tac3map {
 
+const EnumNames<CgVariant>& cgVariantNames() {
+  static const EnumNames<CgVariant> names(
+      "CG variant", {{CgVariant::Sendrecv, "sendrecv", ""},
+                     {CgVariant::IrecvIsendWaitall, "isend", "(irecv+isend+waitall)"},
+                     {CgVariant::IrecvSendWait, "send", "(irecv+send+wait)"}});
+  return names;
+}
+
 CgVariant parseCgVariant(const std::string& name) {
-  if (name == "sendrecv") return CgVariant::Sendrecv;
-  if (name == "isend") return CgVariant::IrecvIsendWaitall;
-  if (name == "send") return CgVariant::IrecvSendWait;
-  throw InputError("--variant '" + name + "': expected sendrecv, isend or send");
+  return cgVariantNames().parse(name);
 }
 
 const char* cgVariantName(CgVariant variant) {
-  switch (variant) {
-    case CgVariant::Sendrecv:
-      return "sendrecv";
-    case CgVariant::IrecvIsendWaitall:
-      return "isend";
-    case CgVariant::IrecvSendWait:
-      return "send";
-  }
-  return "?";
+  return cgVariantNames().name(variant).c_str();
 }
 
 CgGrid cgGrid(int ranks) {

@@ -4,8 +4,8 @@
 #include <set>
 #include <sstream>
 
-#include "tac3map/io/error.hpp"
 #include "tac3map/base/random.hpp"
+#include "tac3map/io/error.hpp"
 
 namespace tac3map {
 namespace {
@@ -42,10 +42,16 @@ std::vector<int> negated(std::vector<int> offset) {
 
 }  // namespace
 
+const EnumNames<ExchangeStyle>& exchangeStyleNames() {
+  static const EnumNames<ExchangeStyle> names(
+      "exchange variant",
+      {{ExchangeStyle::Isend, "isend", "(every irecv and isend at once, then waitall)"},
+       {ExchangeStyle::Sendrecv, "sendrecv", "(one exchange at a time)"}});
+  return names;
+}
+
 ExchangeStyle parseExchangeStyle(const std::string& name) {
-  if (name == "isend") return ExchangeStyle::Isend;
-  if (name == "sendrecv") return ExchangeStyle::Sendrecv;
-  throw InputError("--variant '" + name + "': expected isend or sendrecv");
+  return exchangeStyleNames().parse(name);
 }
 
 std::vector<std::vector<int>> stencilOffsets(int dimensions, int points) {

@@ -38,26 +38,21 @@ bool hasMessages(const Trace& trace) {
 
 }  // namespace
 
+const EnumNames<TraceFormat>& traceFormatNames() {
+  static const EnumNames<TraceFormat> names(
+      "trace format", {{TraceFormat::Auto, "auto", "(recognised from the file)"},
+                       {TraceFormat::Native, "native", ""},
+                       {TraceFormat::SimgridTi, "simgrid-ti", ""},
+                       {TraceFormat::Dumpi, "dumpi", ""}});
+  return names;
+}
+
 TraceFormat parseTraceFormat(const std::string& name) {
-  if (name == "auto") return TraceFormat::Auto;
-  if (name == "native") return TraceFormat::Native;
-  if (name == "simgrid-ti") return TraceFormat::SimgridTi;
-  if (name == "dumpi") return TraceFormat::Dumpi;
-  throw InputError("--trace-format '" + name + "': expected auto, native, simgrid-ti or dumpi");
+  return traceFormatNames().parse(name);
 }
 
 const char* traceFormatName(TraceFormat format) {
-  switch (format) {
-    case TraceFormat::Auto:
-      return "auto";
-    case TraceFormat::Native:
-      return "native";
-    case TraceFormat::SimgridTi:
-      return "simgrid-ti";
-    case TraceFormat::Dumpi:
-      return "dumpi";
-  }
-  return "?";
+  return traceFormatNames().name(format).c_str();
 }
 
 TraceFormat detectTraceFormat(const std::string& path) {

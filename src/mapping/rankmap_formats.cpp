@@ -35,17 +35,19 @@ const mapfile::Codec& recognised(const mapfile::MapFile& file) {
 
 }  // namespace
 
+const EnumNames<MapFormat>& mapFormatNames() {
+  // In MapFormat's order, the documentation's (kCodecs is in the order files are recognised).
+  static const EnumNames<MapFormat> names = [] {
+    std::vector<EnumNames<MapFormat>::Entry> entries;
+    for (int f = 0; f < static_cast<int>(std::size(kCodecs)); ++f)
+      entries.push_back({static_cast<MapFormat>(f), codecOf(static_cast<MapFormat>(f))->name, ""});
+    return EnumNames<MapFormat>("mapping format", std::move(entries));
+  }();
+  return names;
+}
+
 MapFormat parseMapFormat(const std::string& name) {
-  for (const mapfile::Codec* codec : kCodecs)
-    if (name == codec->name) return codec->format;
-  // The names in MapFormat's order, the documentation's.
-  const int count = static_cast<int>(std::size(kCodecs));
-  std::string expected;
-  for (int f = 0; f < count; ++f) {
-    expected += f == 0 ? "" : (f + 1 == count ? " or " : ", ");
-    expected += mapFormatName(static_cast<MapFormat>(f));
-  }
-  throw InputError("--output-format '" + name + "': expected " + expected);
+  return mapFormatNames().parse(name);
 }
 
 const char* mapFormatName(MapFormat format) {

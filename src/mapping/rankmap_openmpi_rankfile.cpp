@@ -10,23 +10,20 @@
 
 namespace tac3map {
 
+const EnumNames<RankfileBind>& rankfileBindNames() {
+  static const EnumNames<RankfileBind> names(
+      "rank file binding", {{RankfileBind::Core, "core", "(its slot's cores)"},
+                            {RankfileBind::Socket, "socket", "(its slot's sockets, slot=N:*)"},
+                            {RankfileBind::None, "none", "(the whole node: slot=0-(C-1))"}});
+  return names;
+}
+
 RankfileBind parseRankfileBind(const std::string& name) {
-  if (name == "core") return RankfileBind::Core;
-  if (name == "socket") return RankfileBind::Socket;
-  if (name == "none") return RankfileBind::None;
-  throw InputError("--bind must be core, socket or none, not '" + name + "'");
+  return rankfileBindNames().parse(name);
 }
 
 const char* rankfileBindName(RankfileBind bind) {
-  switch (bind) {
-    case RankfileBind::Core:
-      return "core";
-    case RankfileBind::Socket:
-      return "socket";
-    case RankfileBind::None:
-      break;
-  }
-  return "none";
+  return rankfileBindNames().name(bind).c_str();
 }
 
 RankMapOptions withMachineDefaults(RankMapOptions options, const Machine& machine) {

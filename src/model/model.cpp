@@ -7,23 +7,21 @@
 
 namespace tac3map {
 
+const EnumNames<Overlap>& overlapNames() {
+  static const EnumNames<Overlap> names(
+      "overlap",
+      {{Overlap::None, "none", "(the paper; measured best, docs/model.md)"},
+       {Overlap::Adjacent, "adjacent", "(charge collisions of every two consecutive CCSs)"},
+       {Overlap::Auto, "auto", "(adjacent unless a barrier separates them)"}});
+  return names;
+}
+
 Overlap parseOverlap(const std::string& name) {
-  if (name == "none") return Overlap::None;
-  if (name == "adjacent") return Overlap::Adjacent;
-  if (name == "auto") return Overlap::Auto;
-  throw InputError("--overlap must be none, adjacent or auto, not '" + name + "'");
+  return overlapNames().parse(name);
 }
 
 const char* overlapName(Overlap overlap) {
-  switch (overlap) {
-    case Overlap::None:
-      return "none";
-    case Overlap::Adjacent:
-      return "adjacent";
-    case Overlap::Auto:
-      return "auto";
-  }
-  return "?";
+  return overlapNames().name(overlap).c_str();
 }
 
 namespace {

@@ -70,10 +70,15 @@ std::string formatProfile(const Profile& p) {
   return doc.dump(2) + "\n";
 }
 
+const EnumNames<ModelKind>& modelKindNames() {
+  static const EnumNames<ModelKind> names("time model",
+                                          {{ModelKind::Piecewise, "piecewise", ""},
+                                           {ModelKind::Linear, "linear", "(least-squares line)"}});
+  return names;
+}
+
 ModelKind parseModelKind(const std::string& name) {
-  if (name == "piecewise") return ModelKind::Piecewise;
-  if (name == "linear") return ModelKind::Linear;
-  throw InputError("--model must be piecewise or linear, not '" + name + "'");
+  return modelKindNames().parse(name);
 }
 
 TimeModel::TimeModel(const std::vector<Sample>& samples, ModelKind kind, const std::string& what)

@@ -22,25 +22,21 @@ VizDetail resolveDetail(VizDetail detail, int nodes) {
   return nodes <= kVizNodesUpTo ? VizDetail::Nodes : VizDetail::Summary;
 }
 
+const EnumNames<VizDetail>& vizDetailNames() {
+  static const EnumNames<VizDetail> names(
+      "detail", {{VizDetail::Auto, "auto", ""},
+                 {VizDetail::Links, "links", "(every link)"},
+                 {VizDetail::Nodes, "nodes", "(each node by its busiest link)"},
+                 {VizDetail::Summary, "summary", "(plane maxima, profiles, histograms)"}});
+  return names;
+}
+
 VizDetail parseDetail(const std::string& text) {
-  if (text == "auto") return VizDetail::Auto;
-  if (text == "links") return VizDetail::Links;
-  if (text == "nodes") return VizDetail::Nodes;
-  if (text == "summary") return VizDetail::Summary;
-  throw InputError("--detail '" + text + "': expected auto, links, nodes or summary");
+  return vizDetailNames().parse(text);
 }
 
 const char* detailName(VizDetail detail) {
-  switch (detail) {
-    case VizDetail::Links:
-      return "links";
-    case VizDetail::Nodes:
-      return "nodes";
-    case VizDetail::Summary:
-      return "summary";
-    default:
-      return "auto";
-  }
+  return vizDetailNames().name(detail).c_str();
 }
 
 }  // namespace tac3map

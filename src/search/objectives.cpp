@@ -141,16 +141,18 @@ const ObjectiveSpec& objectiveSpec(ObjectiveKind kind) {
   throw std::logic_error("an objective without a declaration in objectives.cpp");
 }
 
+const EnumNames<ObjectiveKind>& objectiveNames() {
+  static const EnumNames<ObjectiveKind> names = [] {
+    std::vector<EnumNames<ObjectiveKind>::Entry> entries;
+    for (const ObjectiveSpec& spec : objectiveSpecs())
+      entries.push_back({spec.kind, spec.name, std::string("(") + spec.description + ")"});
+    return EnumNames<ObjectiveKind>("objective", std::move(entries));
+  }();
+  return names;
+}
+
 const ObjectiveSpec& objectiveSpec(const std::string& name) {
-  std::string known;
-  std::vector<std::string> names;
-  for (const ObjectiveSpec& spec : objectiveSpecs()) {
-    if (name == spec.name) return spec;
-    known += known.empty() ? spec.name : std::string(", ") + spec.name;
-    names.push_back(spec.name);
-  }
-  throw InputError("--objective '" + name + "': expected one of " + known +
-                   didYouMean(name, names));
+  return objectiveSpec(objectiveNames().parse(name));
 }
 
 ObjectiveKind parseObjective(const std::string& name) {

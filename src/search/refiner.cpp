@@ -13,11 +13,20 @@ void checkSchedule(const Schedule& s) {
   if (!(s.cooling > 0 && s.cooling < 1)) throw InputError("--cooling must be between 0 and 1");
   if (s.trialsPerTemperature == 0) throw InputError("--trials must be at least 1");
   if (s.timeLimit < 0) throw InputError("--time-limit must be >= 0");
-  if (s.refiner != "auto" && !findRefiner(s.refiner)) {
-    std::string known = "auto";
-    for (const auto& r : refiners()) known += std::string(" | ") + r->name();
-    throw InputError("--refiner: unknown refiner '" + s.refiner + "' (" + known + ")");
-  }
+  refinerNames().parse(s.refiner);
+}
+
+const EnumNames<std::string>& refinerNames() {
+  static const EnumNames<std::string> names = [] {
+    std::vector<EnumNames<std::string>::Entry> entries;
+    for (const auto& r : refiners())
+      entries.push_back({r->name(), r->name(), std::string("(") + r->description() + ")"});
+    entries.push_back(
+        {"auto", "auto",
+         "(multilevel above " + std::to_string(kMultilevelAbove) + " nodes where it applies)"});
+    return EnumNames<std::string>("refiner", std::move(entries));
+  }();
+  return names;
 }
 
 namespace {

@@ -18,11 +18,17 @@ bool usesLocalMoves(const Schedule& schedule, int nodes) {
   return nodes > kLocalMovesAbove;
 }
 
+const EnumNames<MoveKind>& moveKindNames() {
+  static const EnumNames<MoveKind> names(
+      "moves",
+      {{MoveKind::Global, "global", "(any node)"},
+       {MoveKind::Local, "local", "(near a partner)"},
+       {MoveKind::Auto, "auto", "(local above " + std::to_string(kLocalMovesAbove) + " nodes)"}});
+  return names;
+}
+
 MoveKind parseMoveKind(const std::string& name) {
-  if (name == "auto") return MoveKind::Auto;
-  if (name == "global") return MoveKind::Global;
-  if (name == "local") return MoveKind::Local;
-  throw InputError("--moves must be auto, global or local, not '" + name + "'");
+  return moveKindNames().parse(name);
 }
 
 std::uint64_t Schedule::totalTrials() const {

@@ -26,7 +26,7 @@ TEST_F(Cli, BadBoxesAndMachines) {
   expectCleanFailure("map --machine " + incomplete + " --shape 2 " + kCg64 + map,
                      incomplete + ": axes[0]: missing field \"wrap\"");
   expectCleanFailure("map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 + " --objective hops" + map,
-                     "--objective 'hops'");
+                     "--objective: 'hops': expected tac3, tahb or rmatt-o2f");
 }
 
 TEST_F(Cli, UnwritableOutputLeavesNothing) {

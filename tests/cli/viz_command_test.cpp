@@ -111,7 +111,8 @@ TEST_F(Cli, VizDetailLevelsAndPlane) {
   fs::remove_all(dir_ / "out");
   fs::create_directory(dir_ / "out");
   EXPECT_EQ(run(k + " --detail most -o " + out("x.svg")).exitCode, 2);  // usage (CLI11)
-  expectCleanFailure(k + " --detail most -o " + out("x.svg"), "--detail: most not in");
+  expectCleanFailure(k + " --detail most -o " + out("x.svg"),
+                     "--detail: 'most': expected auto, links, nodes or summary");
   expectCleanFailure(k + " --plane X,W -o " + out("x.svg"), "--plane 'X,W': 'W' is not an axis");
 }
 

@@ -5,13 +5,16 @@
 #include <cstdint>
 #include <string>
 
+#include "tac3map/io/enum_names.hpp"
 #include "tac3map/model/objective.hpp"
 
 namespace tac3map {
 
 enum class CgVariant { Sendrecv, IrecvIsendWaitall, IrecvSendWait };
 
-CgVariant parseCgVariant(const std::string& name);  // sendrecv | isend | send
+// The names of CG variant values (enum_names.hpp): parse, name, --help and choice checks.
+const EnumNames<CgVariant>& cgVariantNames();
+CgVariant parseCgVariant(const std::string& name);
 const char* cgVariantName(CgVariant variant);
 
 struct CgOptions {

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "tac3map/io/enum_names.hpp"
+
 namespace tac3map {
 
 enum class ExchangeStyle {
@@ -14,7 +16,9 @@ enum class ExchangeStyle {
   Sendrecv,  // one blocking exchange per direction, in order
 };
 
-ExchangeStyle parseExchangeStyle(const std::string& name);  // isend | sendrecv
+// The names of exchange variant values (enum_names.hpp): parse, name, --help and choice checks.
+const EnumNames<ExchangeStyle>& exchangeStyleNames();
+ExchangeStyle parseExchangeStyle(const std::string& name);
 
 struct StencilOptions {
   std::vector<int> dims = {8, 8, 8};  // 2 or 3 extents; rank = x + X * (y + Y * z)

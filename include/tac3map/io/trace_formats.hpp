@@ -6,13 +6,16 @@
 
 #include <string>
 
+#include "tac3map/io/enum_names.hpp"
 #include "tac3map/io/trace.hpp"
 
 namespace tac3map {
 
 enum class TraceFormat { Auto, Native, SimgridTi, Dumpi };
 
-TraceFormat parseTraceFormat(const std::string& name);  // auto | native | simgrid-ti | dumpi
+// The names of trace format values (enum_names.hpp): parse, name, --help and choice checks.
+const EnumNames<TraceFormat>& traceFormatNames();
+TraceFormat parseTraceFormat(const std::string& name);
 const char* traceFormatName(TraceFormat format);
 
 // What `path` holds, from its content: a native trace, SimGrid TI (one file with all ranks,

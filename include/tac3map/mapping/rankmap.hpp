@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "tac3map/io/enum_names.hpp"
 #include "tac3map/mapping/mapping.hpp"
 #include "tac3map/network/machine.hpp"
 
@@ -23,6 +24,8 @@ enum class MapFormat {
   BgqMapfile,       // Blue Gene/Q runjob --mapping: 'a b c d e t' per rank, t = slot (5D)
 };
 
+// The names of mapping formats (enum_names.hpp), from the codecs' table.
+const EnumNames<MapFormat>& mapFormatNames();
 MapFormat parseMapFormat(const std::string& name);
 const char* mapFormatName(MapFormat format);
 
@@ -44,7 +47,9 @@ NodeTable readNodeTable(const std::string& path, const Machine& machine, const B
 // node's cores), `socket` (its slot's share of the node's sockets) or `none` (the whole node:
 // Open MPI 4.1 refuses a rank line without slot=, so "not bound" is "bound to every core").
 enum class RankfileBind { Core, Socket, None };
-RankfileBind parseRankfileBind(const std::string& name);  // core | socket | none
+// The names of rank file binding values (enum_names.hpp): parse, name, --help and choice checks.
+const EnumNames<RankfileBind>& rankfileBindNames();
+RankfileBind parseRankfileBind(const std::string& name);
 const char* rankfileBindName(RankfileBind bind);
 
 // Several ranks per node (--ranks-per-node K): every node has K slots. The Open MPI rank file

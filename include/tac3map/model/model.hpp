@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <string>
 
+#include "tac3map/io/enum_names.hpp"
 #include "tac3map/network/machine.hpp"
 #include "tac3map/network/network.hpp"
 
@@ -32,7 +33,9 @@ namespace tac3map {
 // CCS starts when the previous one has finished), adjacent (every two consecutive CCSs may
 // overlap), auto (adjacent where no barrier separates them, else none).
 enum class Overlap { None, Adjacent, Auto };
-Overlap parseOverlap(const std::string& name);  // none | adjacent | auto
+// The names of overlap values (enum_names.hpp): parse, name, --help and choice checks.
+const EnumNames<Overlap>& overlapNames();
+Overlap parseOverlap(const std::string& name);
 const char* overlapName(Overlap overlap);
 
 struct Model {

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "tac3map/io/enum_names.hpp"
+
 namespace tac3map {
 
 struct Sample {
@@ -27,7 +29,9 @@ Profile parseProfile(const std::string& text, const std::string& source);
 std::string formatProfile(const Profile& profile);  // JSON, as loadProfile reads it
 
 enum class ModelKind { Piecewise, Linear };
-ModelKind parseModelKind(const std::string& name);  // piecewise | linear
+// The names of time model values (enum_names.hpp): parse, name, --help and choice checks.
+const EnumNames<ModelKind>& modelKindNames();
+ModelKind parseModelKind(const std::string& name);
 
 // seconds(bytes). Piecewise: linear interpolation between the two nearest measured sizes,
 // extrapolated from the last (or first) two outside them. Linear: the least-squares fit

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "tac3map/io/enum_names.hpp"
 #include "tac3map/mapping/mapping.hpp"
 #include "tac3map/model/objective.hpp"
 #include "tac3map/network/network.hpp"
@@ -23,6 +24,8 @@ inline constexpr int kVizLinksUpTo = 256;
 inline constexpr int kVizNodesUpTo = 8192;
 VizDetail resolveDetail(VizDetail detail, int nodes);
 // "auto", "links", "nodes", "summary"; parseDetail throws InputError naming --detail.
+// The names of detail values (enum_names.hpp): parse, name, --help and choice checks.
+const EnumNames<VizDetail>& vizDetailNames();
 VizDetail parseDetail(const std::string& text);
 const char* detailName(VizDetail detail);
 

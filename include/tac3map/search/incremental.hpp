@@ -150,10 +150,11 @@ class IncrementalObjective {
 };
 
 // What both tac3 engines keep besides their link loads: each CCS's cost and bound (its largest
-// message) for one occurrence, their sums weighted by the CCS's repeats (problem.hpp), the sharing pairs (the tie-break term), the proposed move's changes to
-// value and pairs, and the early-rejection test. An engine evaluates the move's CCSs one at a
-// time: it starts from initialSlack(), calls enter() as it takes up CCS t, may ask
-// certainlyTooHigh() with a lower bound of t's new cost, and records the cost with settle().
+// message) for one occurrence, their sums weighted by the CCS's repeats (problem.hpp), the sharing
+// pairs (the tie-break term), the proposed move's changes to value and pairs, and the
+// early-rejection test. An engine evaluates the move's CCSs one at a time: it starts from
+// initialSlack(), calls enter() as it takes up CCS t, may ask certainlyTooHigh() with a lower bound
+// of t's new cost, and records the cost with settle().
 class Tac3Totals {
  public:
   using Value = std::uint64_t;
@@ -213,7 +214,7 @@ class Tac3Totals {
   }
 
   std::vector<std::uint64_t> cost_, bound_;  // per CCS, one occurrence
-  std::vector<std::uint64_t> repeats_;        // per CCS (problem.hpp)
+  std::vector<std::uint64_t> repeats_;       // per CCS (problem.hpp)
   std::uint64_t total_ = 0, boundTotal_ = 0;
   // Phase overlap (objective.hpp): per CCS its union's first CCS (-1: not a union), the costs
   // of the proposal so far, and the CCSs it has settled.
@@ -296,7 +297,6 @@ class RmattObjective : public IncrementalObjective<RmattObjective> {
   std::uint64_t maxBytes_ = 0;
   std::int64_t atMax_ = 0;  // links whose bytes equal maxBytes_ (0: maxBytes_ may be stale)
 };
-
 
 inline void RmattObjective::removeRoute(int c, Ends e) {
   if (static_cast<std::size_t>(c) >= problem_.realCommunications) return;  // union copies

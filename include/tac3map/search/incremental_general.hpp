@@ -218,10 +218,7 @@ bool Tac3Objective::evaluateSingleSize(int t, const int* first, const int* last,
   for (const int* c = first; c != last; ++c) {
     const Ends now = endsNow(*c);
     links_.forEachLink(
-        now.p, now.q,
-        [&](LinkId l, std::uint32_t w) {
-          step.out(slotOfLink(l), w, record);
-        },
+        now.p, now.q, [&](LinkId l, std::uint32_t w) { step.out(slotOfLink(l), w, record); },
         *c < realComms_);
   }
   const std::uint64_t bytes = size_[t];  // the CCS's one size
@@ -230,10 +227,7 @@ bool Tac3Objective::evaluateSingleSize(int t, const int* first, const int* last,
   for (const int* c = first; c != last && !tooHighNow; ++c) {
     const Ends after = endsAfter(*c);
     links_.forEachLink(
-        after.p, after.q,
-        [&](LinkId l, std::uint32_t w) {
-          step.in(slotOfLink(l), w, record);
-        },
+        after.p, after.q, [&](LinkId l, std::uint32_t w) { step.in(slotOfLink(l), w, record); },
         *c < realComms_);
     tooHighNow = step.addedTop > oldMax && tooHigh(bytes * step.addedTop);
   }

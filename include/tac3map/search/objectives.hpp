@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tac3map/io/enum_names.hpp"
 #include "tac3map/model/objective.hpp"
 #include "tac3map/network/network.hpp"
 #include "tac3map/search/schedule.hpp"
@@ -35,11 +36,13 @@ struct ObjectiveSpec {
 
 const std::vector<ObjectiveSpec>& objectiveSpecs();  // in --objective's order
 const ObjectiveSpec& objectiveSpec(ObjectiveKind kind);
+// The objectives' names (enum_names.hpp), from the table.
+const EnumNames<ObjectiveKind>& objectiveNames();
 // By name; an unknown name is an InputError that lists the known ones.
 const ObjectiveSpec& objectiveSpec(const std::string& name);
 
 // Shorthands over the table.
-ObjectiveKind parseObjective(const std::string& name);  // tac3 | tahb | rmatt-o2f
+ObjectiveKind parseObjective(const std::string& name);
 const char* objectiveName(ObjectiveKind kind);
 unsigned __int128 objectiveValue(const ExactScores& exact, ObjectiveKind kind);
 double referenceValue(const Problem& problem, ObjectiveKind kind);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tac3map/io/enum_names.hpp"
 #include "tac3map/mapping/mapping.hpp"
 #include "tac3map/model/objective.hpp"
 #include "tac3map/network/network.hpp"
@@ -44,6 +45,9 @@ class Refiner {
 // Every refiner, the default's fallback first: annealing, multilevel.
 const std::vector<std::unique_ptr<Refiner>>& refiners();
 const Refiner* findRefiner(const std::string& name);  // nullptr if none has this name
+// Every refiner's name and description, and "auto" (chooseRefiner): what the schedule's
+// refiner may be (enum_names.hpp).
+const EnumNames<std::string>& refinerNames();
 // The refiner Schedule::refiner names for this job; "auto" is multilevel on boxes of more
 // than kMultilevelAbove nodes where it applies, else annealing. Throws InputError when the
 // named refiner cannot search the job.

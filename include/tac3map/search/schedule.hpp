@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tac3map/io/enum_names.hpp"
 #include "tac3map/mapping/allocation.hpp"
 #include "tac3map/mapping/mapping.hpp"
 #include "tac3map/model/objective.hpp"
@@ -21,7 +22,9 @@ namespace tac3map {
 // nodes, where a random node is nearly always a useless choice.
 enum class MoveKind { Auto, Global, Local };
 inline constexpr int kLocalMovesAbove = 2048;
-MoveKind parseMoveKind(const std::string& name);  // auto | global | local
+// The names of moves values (enum_names.hpp): parse, name, --help and choice checks.
+const EnumNames<MoveKind>& moveKindNames();
+MoveKind parseMoveKind(const std::string& name);
 
 // Which incremental engine evaluates tac3: auto = the compact one whenever it fits (see
 // incremental_compact.hpp), else the general one. Both give the same search; tests and
