@@ -1,7 +1,6 @@
 // DUMPI traces as dumpi2ascii prints them (one file per rank, or a folder as dumpi writes
 // it), read into a Trace (trace_reading.hpp).
 #include <algorithm>
-#include <charconv>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -116,9 +115,8 @@ void readCommunicators(const std::vector<std::vector<DumpiCall>>& calls, Trace& 
         handles[rank][handleOf(get("newcomm"))] = handles[rank][parentHandle];
       } else if (call.name == "MPI_Comm_split") {
         const std::string parent = handles[rank][parentHandle];
-        long long color = 0, key = 0;
-        std::from_chars(get("color").data(), get("color").data() + get("color").size(), color);
-        std::from_chars(get("key").data(), get("key").data() + get("key").size(), key);
+        const long long color = wholeInteger<long long>(get("color")).value_or(0);
+        const long long key = wholeInteger<long long>(get("key")).value_or(0);
         splits[{parent, count[parent]++}].push_back({rank, color, key, handleOf(get("newcomm"))});
       }
     }
@@ -366,11 +364,9 @@ DumpiRankFile dumpiRankFile(const std::string& name, const std::string& extensio
   const auto dash = stem.rfind('-');
   if (dash == std::string::npos || dash == 0) return parsed;
   const std::string digits = stem.substr(dash + 1);
-  int rank = 0;
-  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), rank);
-  if (digits.size() < 4 || error != std::errc() || end != digits.data() + digits.size())
-    return parsed;
-  return {stem.substr(0, dash), rank, digits.size()};
+  const std::optional<int> rank = wholeInteger<int>(digits);
+  if (digits.size() < 4 || !rank) return parsed;
+  return {stem.substr(0, dash), *rank, digits.size()};
 }
 
 std::string dumpiRankName(const std::string& prefix, int rank, std::size_t digits,

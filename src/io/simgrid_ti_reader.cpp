@@ -1,7 +1,6 @@
 // SimGrid's time-independent traces (smpirun -trace-ti): one file, or an index of per-rank
 // files, read into a Trace (trace_reading.hpp).
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <map>
 
@@ -36,11 +35,10 @@ struct TiRank {
 
 // A datatype field: SimGrid's id, or an MPI name; its size in bytes as SimGrid replays it.
 std::uint64_t tiTypeSize(const Reader& r, const std::string& word) {
-  int id = 0;
-  const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), id);
-  const bool numeric = error == std::errc() && end == word.data() + word.size();
+  const std::optional<int> id = wholeInteger<int>(word);
+  const bool numeric = id.has_value();
   for (const MpiType& type : mpiTypes()) {
-    if (numeric && type.id >= 0 && id == type.id) return type.simgridSize;
+    if (numeric && type.id >= 0 && *id == type.id) return type.simgridSize;
     if (!numeric && word == type.name) return type.mpiSize;
   }
   // SMPI traces a derived (not replayable) datatype's message as count x size bytes, with
@@ -263,13 +261,13 @@ Trace readSimgrid(const std::string& path, const std::vector<std::string>& files
       if (first == end) return true;  // no words
       std::size_t last = first;
       while (last < end && !isSpace(text[last])) ++last;
-      long long rank = 0;
-      const auto [stop, error] = std::from_chars(text.data() + first, text.data() + last, rank);
-      if (error != std::errc() || stop != text.data() + last || rank < 0)
+      const std::optional<long long> rank =
+          wholeInteger<long long>(std::string_view(text).substr(first, last - first));
+      if (!rank || *rank < 0)
         failAt(file, number,
                "expected '<rank> <action> ...', got '" + text.substr(first, last - first) + "'");
-      limit.checkRank(rank, file, number);  // before any per-rank table is sized
-      ranks = std::max(ranks, static_cast<int>(rank) + 1);
+      limit.checkRank(*rank, file, number);  // before any per-rank table is sized
+      ranks = std::max(ranks, static_cast<int>(*rank) + 1);
       return true;
     });
   if (ranks == 0) failIn(path, "no actions in the SimGrid trace");

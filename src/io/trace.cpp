@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/integer_text.hpp"
 #include "tac3map/io/words.hpp"
 
 namespace tac3map {
@@ -22,11 +23,9 @@ struct LineReader {
   template <class T>
   T integer(std::size_t index, const char* what) const {
     const std::string& word = words[index];
-    T value{};
-    auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
-    if (error != std::errc() || end != word.data() + word.size())
-      fail(std::string("expected ") + what + ", got '" + word + "'");
-    return value;
+    const std::optional<T> value = wholeInteger<T>(word);
+    if (!value) fail(std::string("expected ") + what + ", got '" + word + "'");
+    return *value;
   }
 
   std::uint64_t bytes(std::size_t index) const {
@@ -82,13 +81,10 @@ Event parseCollective(const LineReader& r, CollectiveOp op, Trace& trace) {
   for (std::size_t i = next; i < r.words.size(); ++i) {
     const std::string& word = r.words[i];
     if (word.rfind("root=", 0) == 0 && op != CollectiveOp::Barrier) {
-      long long root = 0;
-      const char* begin = word.data() + 5;
-      const auto [end, error] = std::from_chars(begin, word.data() + word.size(), root);
-      if (error != std::errc() || end != word.data() + word.size() || root < 0 ||
-          root > std::numeric_limits<int>::max())
+      const std::optional<int> root = wholeInteger<int>(std::string_view(word).substr(5));
+      if (!root || *root < 0)
         r.fail("root=" + word.substr(5) + ": expected a rank in the communicator");
-      e.root = static_cast<int>(root);
+      e.root = *root;
     } else if (word.rfind("comm=", 0) == 0 && word.size() > 5) {
       e.comm = trace.commIds.intern(word.substr(5));
     } else {

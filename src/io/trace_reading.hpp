@@ -3,7 +3,6 @@
 // (dumpi_reader.cpp); the native reader is trace.cpp. Private to src/io.
 #pragma once
 
-#include <charconv>
 #include <cstdint>
 #include <fstream>
 #include <limits>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/integer_text.hpp"
 #include "tac3map/io/trace.hpp"
 
 namespace tac3map::reading {
@@ -85,11 +85,9 @@ struct Reader {
   [[noreturn]] void fail(const std::string& message) const { failAt(file, line, message); }
 
   long long integer(const std::string& word, const char* what) const {
-    long long value = 0;
-    const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
-    if (error != std::errc() || end != word.data() + word.size())
-      fail(std::string("expected ") + what + ", got '" + word + "'");
-    return value;
+    const std::optional<long long> value = wholeInteger<long long>(word);
+    if (!value) fail(std::string("expected ") + what + ", got '" + word + "'");
+    return *value;
   }
   // A collective's root: a rank of its communicator, checked against the communicator later;
   // here only that it is one (negative or past 32 bits would wrap when stored).

@@ -1,13 +1,13 @@
 #include "tac3map/mapping/mapping.hpp"
 
-#include <charconv>
 #include <fstream>
 #include <sstream>
 
+#include "tac3map/base/random.hpp"
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/integer_text.hpp"
 #include "tac3map/io/json_input.hpp"
 #include "tac3map/mapping/mapping_context.hpp"
-#include "tac3map/base/random.hpp"
 
 namespace tac3map {
 
@@ -184,11 +184,9 @@ Mapping readMapping(const std::string& path, const Box& box, int tasks, int slot
     std::vector<long long> values;
     std::string word;
     while (words >> word) {
-      long long value = 0;
-      auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
-      if (error != std::errc() || end != word.data() + word.size())
-        failAt(path, line, "expected an integer, got '" + word + "'");
-      values.push_back(value);
+      const std::optional<long long> value = wholeInteger<long long>(word);
+      if (!value) failAt(path, line, "expected an integer, got '" + word + "'");
+      values.push_back(*value);
     }
     if (values.empty()) continue;
     const std::size_t axes = static_cast<std::size_t>(box.axisCount());

@@ -1,6 +1,5 @@
 #include "tac3map/mapping/mapping_context.hpp"
 
-#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -8,6 +7,7 @@
 #include <vector>
 
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/integer_text.hpp"
 
 namespace tac3map {
 namespace {
@@ -53,11 +53,10 @@ MappingContext fromCoordinatesHeader(std::istream& in, const std::string& path) 
       }
     } else if (line.rfind("# ranks-per-node ", 0) == 0) {
       const std::string k = rest(line, 17);
-      int value = 0;
-      const auto [end, error] = std::from_chars(k.data(), k.data() + k.size(), value);
-      if (error != std::errc() || end != k.data() + k.size() || value < 1 || value > 4096)
+      const std::optional<int> value = wholeInteger<int>(k);
+      if (!value || *value < 1 || *value > 4096)
         failAt(path, number, "expected '# ranks-per-node K', K from 1 to 4096, got '" + k + "'");
-      context.ranksPerNode = value;
+      context.ranksPerNode = *value;
     }
   }
   return context;

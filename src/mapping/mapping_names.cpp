@@ -1,9 +1,9 @@
 #include "tac3map/mapping/mapping_names.hpp"
 
-#include <charconv>
 #include <filesystem>
 
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/integer_text.hpp"
 #include "tac3map/io/suggest.hpp"
 #include "tac3map/mapping/rankmap.hpp"
 #include "tac3map/network/tofu_view.hpp"
@@ -27,11 +27,9 @@ std::optional<std::uint64_t> randomMappingSeed(const std::string& name) {
   const std::string prefix = "random:";
   if (name.rfind(prefix, 0) != 0) return std::nullopt;
   const std::string digits = name.substr(prefix.size());
-  std::uint64_t seed = 0;
-  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), seed);
-  if (digits.empty() || error != std::errc() || end != digits.data() + digits.size())
-    throw InputError("mapping name '" + name + "': expected random:SEED, SEED an integer");
-  return seed;
+  const std::optional<std::uint64_t> seed = wholeInteger<std::uint64_t>(digits);
+  if (!seed) throw InputError("mapping name '" + name + "': expected random:SEED, SEED an integer");
+  return *seed;
 }
 
 bool isMappingName(const std::string& name) {

@@ -1,20 +1,21 @@
 #include "rankmap_codec.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <fstream>
 #include <limits>
 #include <sstream>
 
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/integer_text.hpp"
 #include "tac3map/io/json_input.hpp"
 #include "tac3map/io/limits.hpp"
 
 namespace tac3map::mapfile {
 
 bool parseInt(const std::string& word, long long& value) {
-  const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
-  return error == std::errc() && end == word.data() + word.size();
+  const std::optional<long long> read = wholeInteger<long long>(word);
+  if (read) value = *read;
+  return read.has_value();
 }
 
 std::vector<int> parseInts(const std::string& text, char separator, const std::string& source,

@@ -15,7 +15,7 @@
 
 namespace tac3map::mapfile {
 
-// The whole word as an integer (from_chars: no '+', no spaces).
+// The whole word as an integer (wholeInteger, integer_text.hpp: no '+', no spaces).
 bool parseInt(const std::string& word, long long& value);
 // `separator`-separated integers in 0..INT_MAX; file:line errors naming `what`.
 std::vector<int> parseInts(const std::string& text, char separator, const std::string& source,

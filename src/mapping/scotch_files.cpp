@@ -1,13 +1,13 @@
 #include "tac3map/mapping/scotch_files.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <fstream>
 #include <map>
 #include <sstream>
 
-#include "tac3map/network/target_torus.hpp"
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/integer_text.hpp"
+#include "tac3map/network/target_torus.hpp"
 
 namespace tac3map {
 namespace {
@@ -19,8 +19,9 @@ constexpr std::size_t kScotchMaxDimensions = 5;
 constexpr long long kMostParts = 1LL << 31;
 
 bool parseInteger(const std::string& word, long long& value) {
-  const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
-  return error == std::errc() && end == word.data() + word.size();
+  const std::optional<long long> read = wholeInteger<long long>(word);
+  if (read) value = *read;
+  return read.has_value();
 }
 
 // A target file as words with their lines (Scotch reads it as a stream of words).

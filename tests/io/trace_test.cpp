@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/integer_text.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
@@ -105,6 +108,25 @@ TEST(Trace, CrlfLineEndsReadAsLf) {
   EXPECT_EQ(cr.commOf(cr.events[0][2]), "w");
   EXPECT_EQ(cr.events[0][2].root, 1);
   EXPECT_EQ(cr.events[1][0].tag, 3);
+}
+
+}  // namespace
+}  // namespace tac3map
+
+// integer_text.hpp: the one integer reader every trace, mapping and node-table reader uses.
+namespace tac3map {
+namespace {
+
+TEST(WholeInteger, ReadsAWholeWordWithinTheTypesRangeOnly) {
+  EXPECT_EQ(wholeInteger<int>("42"), 42);
+  EXPECT_EQ(wholeInteger<int>("-7"), -7);
+  EXPECT_EQ(wholeInteger<long long>("9223372036854775807"), 9223372036854775807LL);
+  for (const char* bad : {"", "+1", " 1", "1 ", "1x", "0x10", "1.0", "-"})
+    EXPECT_FALSE(wholeInteger<int>(bad)) << "'" << bad << "'";
+  EXPECT_FALSE(wholeInteger<int>("2147483648"));  // one past INT_MAX: no wrap
+  EXPECT_FALSE(wholeInteger<std::uint64_t>("-1"));
+  EXPECT_EQ(wholeInteger<std::uint64_t>("18446744073709551615"), UINT64_MAX);
+  EXPECT_FALSE(wholeInteger<std::uint64_t>("18446744073709551616"));
 }
 
 }  // namespace
