@@ -447,6 +447,11 @@ int main(int argc, char** argv) {
   } catch (const tac3map::LimitError& e) {
     if (MpiSession::rank() == 0) std::cerr << "tac3map: error: " << e.what() << "\n";
     return tac3map::kExitResource;
+  } catch (const tac3map::SettingError& e) {
+    // The library names the setting; the command line names the option that sets it.
+    if (MpiSession::rank() == 0)
+      std::cerr << "tac3map: error: " << optionOf(e.setting()) << e.rest() << "\n";
+    return tac3map::kExitInput;
   } catch (const tac3map::InputError& e) {
     // Every MPI process reads the same inputs and fails alike: one message is enough.
     if (MpiSession::rank() == 0) std::cerr << "tac3map: error: " << e.what() << "\n";

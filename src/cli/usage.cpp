@@ -1,5 +1,7 @@
 #include "usage.hpp"
 
+#include <algorithm>
+
 #include "tac3map/io/suggest.hpp"
 
 namespace tac3map::cli {
@@ -97,6 +99,19 @@ std::optional<std::string> unknownCommandError(const CLI::App& app,
   const Walk w = walkArguments(app, args);
   if (!w.unknownCommand) return std::nullopt;
   return errorLine(w, w.problem);
+}
+
+std::string optionOf(const std::string& setting) {
+  static const std::pair<const char*, const char*> kNamed[] = {
+      {"initial temperature", "--t0"},
+      {"final temperature", "--t-end"},
+      {"trials per temperature", "--trials"},
+  };
+  for (const auto& [name, option] : kNamed)
+    if (setting == name) return option;
+  std::string option = "--" + setting;
+  std::replace(option.begin(), option.end(), ' ', '-');
+  return option;
 }
 
 CLI::Validator choiceOf(const std::vector<std::string>& names) {

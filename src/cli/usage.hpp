@@ -55,6 +55,11 @@ CLI::Validator choiceOf(const EnumNames<E>& table) {
   return choiceOf(table.names());
 }
 
+// The option that sets a library setting (io/error.hpp, SettingError): "--" and its words
+// joined by '-' ("ranks per node": --ranks-per-node), or its own name where they differ
+// ("initial temperature": --t0).
+std::string optionOf(const std::string& setting);
+
 // A check for unsigned options (seeds, byte counts): a negative value is a usage error.
 const CLI::Validator& nonNegative();
 

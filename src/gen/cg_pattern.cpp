@@ -26,7 +26,8 @@ const char* cgVariantName(CgVariant variant) {
 
 CgGrid cgGrid(int ranks) {
   if (ranks < 1 || (ranks & (ranks - 1)) != 0)
-    throw InputError("--ranks " + std::to_string(ranks) + ": the CG pattern needs a power of two");
+    throw SettingError("ranks",
+                       " " + std::to_string(ranks) + ": the CG pattern needs a power of two");
   int k = 0;
   while ((1 << k) < ranks) ++k;
   CgGrid grid;
@@ -73,7 +74,7 @@ void writeExchange(std::ostream& out, CgVariant variant, int rank, int partner, 
 
 std::string generateCgTrace(const CgOptions& options) {
   const CgGrid grid = cgGrid(options.ranks);
-  if (options.iterations < 1) throw InputError("--iterations must be at least 1");
+  if (options.iterations < 1) throw SettingError("iterations", " must be at least 1");
   int steps = 0;
   while ((1 << steps) < grid.cols) ++steps;
   std::ostringstream out;

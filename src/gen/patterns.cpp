@@ -11,7 +11,7 @@ namespace tac3map {
 namespace {
 
 void checkIterations(int iterations) {
-  if (iterations < 1) throw InputError("--iterations must be at least 1");
+  if (iterations < 1) throw SettingError("iterations", " must be at least 1");
 }
 
 void writeHeader(std::ostream& out, int ranks, const std::string& description) {
@@ -59,8 +59,9 @@ std::vector<std::vector<int>> stencilOffsets(int dimensions, int points) {
   const bool star = (dimensions == 2 && points == 5) || (dimensions == 3 && points == 7);
   const bool box = (dimensions == 2 && points == 9) || (dimensions == 3 && points == 27);
   if (!star && !box)
-    throw InputError("--points " + std::to_string(points) + ": a " + std::to_string(dimensions) +
-                     "D stencil has " + (dimensions == 2 ? "5 or 9" : "7 or 27") + " points");
+    throw SettingError("points", " " + std::to_string(points) + ": a " +
+                                     std::to_string(dimensions) + "D stencil has " +
+                                     (dimensions == 2 ? "5 or 9" : "7 or 27") + " points");
   if (star) {
     for (int a = 0; a < dimensions; ++a)
       for (int sign : {1, -1}) {
@@ -81,13 +82,13 @@ std::vector<std::vector<int>> stencilOffsets(int dimensions, int points) {
 
 std::string generateStencilTrace(const StencilOptions& o) {
   if (o.dims.size() != 2 && o.dims.size() != 3)
-    throw InputError("--dims: a stencil has 2 or 3 dimensions");
+    throw SettingError("dims", ": a stencil has 2 or 3 dimensions");
   long long ranks = 1;
   for (int d : o.dims) {
-    if (d < 1) throw InputError("--dims: every extent must be at least 1");
+    if (d < 1) throw SettingError("dims", ": every extent must be at least 1");
     ranks *= d;
   }
-  if (ranks > 100000000) throw InputError("--dims: more than 1e8 ranks");
+  if (ranks > 100000000) throw SettingError("dims", ": more than 1e8 ranks");
   checkIterations(o.iterations);
   const auto offsets = stencilOffsets(static_cast<int>(o.dims.size()), o.points);
   std::ostringstream description;
@@ -131,8 +132,8 @@ std::string generateStencilTrace(const StencilOptions& o) {
 
 std::string generateAlltoallTrace(const AlltoallOptions& o) {
   if (o.ranks < 1 || o.group < 1 || o.ranks % o.group != 0)
-    throw InputError("--group " + std::to_string(o.group) + " must divide --ranks " +
-                     std::to_string(o.ranks));
+    throw SettingError("group", " " + std::to_string(o.group) + " must divide the ranks, " +
+                                    std::to_string(o.ranks));
   checkIterations(o.iterations);
   std::ostringstream out;
   writeHeader(out, o.ranks,
@@ -159,10 +160,11 @@ std::string generateAlltoallTrace(const AlltoallOptions& o) {
 }
 
 std::string generateRandomTrace(const RandomPatternOptions& o) {
-  if (o.ranks < 2) throw InputError("--ranks must be at least 2");
-  if (o.degree < 1 || o.degree >= o.ranks) throw InputError("--degree must be from 1 to ranks - 1");
+  if (o.ranks < 2) throw SettingError("ranks", " must be at least 2");
+  if (o.degree < 1 || o.degree >= o.ranks)
+    throw SettingError("degree", " must be from 1 to ranks - 1");
   if (o.maxBytes != 0 && o.maxBytes < o.bytes)
-    throw InputError("--max-bytes must be at least --bytes");
+    throw SettingError("max bytes", " must be at least the bytes");
   checkIterations(o.iterations);
   Rng rng(o.seed);
   // One pattern, repeated every iteration: destinations and sizes drawn once.

@@ -276,7 +276,7 @@ const char* eventName(EventKind kind) {
 }
 
 Trace parseTrace(std::istream& in, const std::string& source, const TraceOptions& options) {
-  if (options.iteration < 1) throw InputError("--iteration must be at least 1");
+  if (options.iteration < 1) throw SettingError("iteration", " must be at least 1");
   Trace trace;
   trace.source = source;
   // Events of every rank, and per rank the index into them where each iteration starts.

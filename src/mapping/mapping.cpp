@@ -27,7 +27,7 @@ std::string boxCapacityText(const Box& box, int slotsPerNode) {
 }
 
 void checkTasksFit(int tasks, const Box& box, const std::string& source, int slotsPerNode) {
-  if (slotsPerNode < 1) throw InputError("--ranks-per-node must be at least 1");
+  if (slotsPerNode < 1) throw SettingError("ranks per node", " must be at least 1");
   if (static_cast<long long>(tasks) > static_cast<long long>(box.nodeCount) * slotsPerNode)
     failIn(source,
            std::to_string(tasks) + " tasks do not fit on " + boxCapacityText(box, slotsPerNode));

@@ -107,13 +107,14 @@ CollectiveAlgorithms parseCollectiveAlgorithms(const std::string& text) {
     const CollectiveOp* op = std::find_if(
         std::begin(ops), std::end(ops), [&](CollectiveOp o) { return name == collectiveName(o); });
     if (op == std::end(ops))
-      throw InputError("--collectives '" + entry + "': unknown collective '" + name + "'");
+      throw SettingError("collectives", " '" + entry + "': unknown collective '" + name + "'");
     const AlgorithmName* a =
         std::find_if(std::begin(kAlgorithms), std::end(kAlgorithms),
                      [&](const AlgorithmName& k) { return algorithm == k.name; });
     if (a == std::end(kAlgorithms) || !supported(*op, a->algorithm))
-      throw InputError("--collectives '" + entry + "': '" + algorithm +
-                       "' is not an algorithm of " + name + " (see docs/trace-format.md)");
+      throw SettingError("collectives", " '" + entry + "': '" + algorithm +
+                                            "' is not an algorithm of " + name +
+                                            " (see docs/trace-format.md)");
     result.choice[*op] = a->algorithm;
   }
   return result;

@@ -56,9 +56,9 @@ void scaleForMemory(Model& model) {
 }  // namespace
 
 Model makeModel(const Machine& machine, int engines, int ranksPerNode, Overlap overlap) {
-  if (engines < 0 || engines > 64) throw InputError("--engines must be from 1 to 64");
+  if (engines < 0 || engines > 64) throw SettingError("engines", " must be from 1 to 64");
   if (ranksPerNode < 1 || ranksPerNode > 4096)
-    throw InputError("--ranks-per-node must be from 1 to 4096");
+    throw SettingError("ranks per node", " must be from 1 to 4096");
   Model model;
   model.engines = engines > 0 ? engines : machine.injectionEngines;
   model.ranksPerNode = ranksPerNode;

@@ -20,7 +20,7 @@ constexpr std::uint64_t kStartRefinementSeed = 24;
 ChosenStart chooseStart(const Problem& problem, const Network& router, ObjectiveKind objective,
                         const std::vector<std::pair<std::string, StartBuilder>>& named,
                         const Schedule& schedule, std::uint64_t seed, Progress* progress) {
-  if (named.empty()) throw InputError("--init auto: no start applies to this job");
+  if (named.empty()) throw SettingError("init", " auto: no start applies to this job");
   using Clock = std::chrono::steady_clock;
   const auto since = [](Clock::time_point t) {
     return std::chrono::duration<double>(Clock::now() - t).count();

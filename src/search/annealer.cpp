@@ -24,7 +24,7 @@ std::vector<SearchResult> annealChainSubset(const Problem& problem, const Networ
                                             const Schedule& schedule, std::uint64_t seed,
                                             const std::vector<int>& indices, int threads,
                                             Progress* progress, const ExactScores* initialScores) {
-  if (threads < 1) throw InputError("--threads must be at least 1");
+  if (threads < 1) throw SettingError("threads", " must be at least 1");
   checkSchedule(schedule);
   std::vector<SearchResult> results(indices.size());
   std::atomic<std::size_t> next{0};
@@ -62,7 +62,7 @@ ChainsResult annealChains(const Problem& problem, const Network& router, Objecti
                           const Mapping& initial, const Schedule& schedule, std::uint64_t seed,
                           int chains, int threads, Progress* progress,
                           const ExactScores* initialScores) {
-  if (chains < 1) throw InputError("--chains must be at least 1");
+  if (chains < 1) throw SettingError("chains", " must be at least 1");
   const auto start = std::chrono::steady_clock::now();
   std::vector<int> all(chains);
   for (int i = 0; i < chains; ++i) all[i] = i;

@@ -6,8 +6,8 @@
 #include <string>
 #include <utility>
 
-#include "tac3map/model/ccs.hpp"
 #include "tac3map/base/random.hpp"
+#include "tac3map/model/ccs.hpp"
 
 namespace tac3map {
 namespace {

@@ -85,7 +85,8 @@ TahbObjective::TahbObjective(const Problem& problem, const Network& router, cons
   }
 }
 
-RmattObjective::RmattObjective(const Problem& problem, const Network& router, const Mapping& mapping)
+RmattObjective::RmattObjective(const Problem& problem, const Network& router,
+                               const Mapping& mapping)
     : IncrementalObjective(problem, router, mapping), linkBytes_(router.linkIdLimit(), 0) {
   for (std::size_t c = 0; c < problem.communicationCount(); ++c)
     addRoute(static_cast<int>(c), endsNow(static_cast<int>(c)));

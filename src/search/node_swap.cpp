@@ -5,12 +5,12 @@
 #include <optional>
 #include <vector>
 
+#include "tac3map/base/random.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/model/flow.hpp"
 #include "tac3map/search/incremental.hpp"
 #include "tac3map/search/incremental_compact.hpp"
 #include "tac3map/search/incremental_general.hpp"
-#include "tac3map/base/random.hpp"
 
 namespace tac3map {
 namespace {

@@ -8,11 +8,13 @@ namespace tac3map {
 
 // Here rather than in schedule.cpp: the refiner named must be one of refiners().
 void checkSchedule(const Schedule& s) {
-  if (!(s.t0 > 0)) throw InputError("--t0 must be positive");
-  if (!(s.tEnd > 0) || s.tEnd > s.t0) throw InputError("--t-end must be positive and at most --t0");
-  if (!(s.cooling > 0 && s.cooling < 1)) throw InputError("--cooling must be between 0 and 1");
-  if (s.trialsPerTemperature == 0) throw InputError("--trials must be at least 1");
-  if (s.timeLimit < 0) throw InputError("--time-limit must be >= 0");
+  if (!(s.t0 > 0)) throw SettingError("initial temperature", " must be positive");
+  if (!(s.tEnd > 0) || s.tEnd > s.t0)
+    throw SettingError("final temperature", " must be positive and at most the initial one");
+  if (!(s.cooling > 0 && s.cooling < 1)) throw SettingError("cooling", " must be between 0 and 1");
+  if (s.trialsPerTemperature == 0)
+    throw SettingError("trials per temperature", " must be at least 1");
+  if (s.timeLimit < 0) throw SettingError("time limit", " must be >= 0");
   refinerNames().parse(s.refiner);
 }
 
@@ -89,7 +91,7 @@ const Refiner& refinerFor(const RefineTask& task) {
   checkSchedule(task.schedule);  // an unknown name is an InputError there
   const Refiner* refiner = findRefiner(name);
   const std::string why = refiner->whyNot(task);
-  if (!why.empty()) throw InputError("--refiner " + name + ": " + why);
+  if (!why.empty()) throw SettingError("refiner", " " + name + ": " + why);
   return *refiner;
 }
 

@@ -20,6 +20,22 @@ class InputError : public std::runtime_error {
   explicit InputError(const std::string& message) : std::runtime_error(shortenedMessage(message)) {}
 };
 
+// A bad value of one of a job's settings, named as the library names it ("shape", "chains",
+// "ranks per node"): what() reads "shape 2x2: expected 6 values ..." for a program that embeds
+// the library; the command line names its option instead ("--shape 2x2: ...", cli/main.cpp),
+// so that only cli/ knows flag names.
+class SettingError : public InputError {
+ public:
+  // `rest` follows the setting's name: " 2x2: expected 6 values", " must be at least 1".
+  SettingError(const std::string& setting, const std::string& rest)
+      : InputError(setting + rest), setting_(setting), rest_(shortenedMessage(rest)) {}
+  const std::string& setting() const { return setting_; }
+  const std::string& rest() const { return rest_; }
+
+ private:
+  std::string setting_, rest_;
+};
+
 // Input beyond one of tac3map's resource limits (limits.hpp, docs/limits.md): a small file
 // asking for more ranks, nodes or messages than tac3map handles. The command exits with 3
 // (too large) instead of 1.
