@@ -1,3 +1,6 @@
+// The flow model (model/flow.hpp): the simulation's events over the program (which message
+// waits for which, when each starts, moves and ends); how the links are shared at each event
+// is flow_sharing.hpp's.
 #include "tac3map/model/flow.hpp"
 
 #include <algorithm>
@@ -5,10 +8,16 @@
 #include <limits>
 #include <vector>
 
+#include "flow_sharing.hpp"
+
 namespace tac3map {
 namespace {
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
+using flow::FairShare;
+using flow::kInfinity;
+using flow::Links;
+using flow::Routes;
+
 // Events closer than this (relative) happen together: a flow whose end falls within it of the
 // next event ends there instead of leaving a residue of rounding error to a later event.
 constexpr double kTogether = 1e-12;
@@ -21,86 +30,6 @@ constexpr std::uint64_t kClockWork = std::uint64_t{1} << 16;
 // messages, passes this many times its budget gives up (FlowSimulation::run).
 constexpr std::uint64_t kProjectAfter = 16;
 constexpr double kProjectSlack = 4;
-
-// Each communication of the problem (one per distinct set member) with its route under the
-// mapping: the links it crosses (local ids, Links below), its latency and its rate bound.
-struct Routes {
-  std::vector<std::uint32_t> start;  // links of c: link[start[c] .. start[c + 1])
-  std::vector<std::uint32_t> link;
-  std::vector<double> latency, cap;
-  std::vector<double> bytes;  // what c moves: its bytes, or as a profile has it (FlowMessageTimes)
-};
-
-// Local link ids: the network's, then per node its injection, ejection and memory link.
-struct Links {
-  std::vector<double> capacity;
-  std::uint32_t network = 0, nodes = 0;
-  std::uint32_t injection(int node) const { return network + static_cast<std::uint32_t>(node); }
-  std::uint32_t ejection(int node) const {
-    return network + nodes + static_cast<std::uint32_t>(node);
-  }
-  std::uint32_t memory(int node) const {
-    return network + 2 * nodes + static_cast<std::uint32_t>(node);
-  }
-};
-
-Links makeLinks(const Network& router, const Model& model) {
-  Links links;
-  links.network = static_cast<std::uint32_t>(router.linkIdLimit());
-  links.nodes = static_cast<std::uint32_t>(router.nodeCount());
-  links.capacity.resize(links.network + 3 * static_cast<std::size_t>(links.nodes));
-  for (LinkId l = 0; l < router.linkIdLimit(); ++l) links.capacity[l] = router.bandwidthOf(l);
-  const double engine =
-      model.injectionBandwidth > 0 ? model.injectionBandwidth : model.linkBandwidth;
-  for (std::uint32_t n = 0; n < links.nodes; ++n) {
-    links.capacity[links.injection(static_cast<int>(n))] = model.engines * engine;
-    links.capacity[links.ejection(static_cast<int>(n))] = model.engines * engine;
-    links.capacity[links.memory(static_cast<int>(n))] = model.intraNodeBandwidth;
-  }
-  return links;
-}
-
-Routes makeRoutes(const Problem& problem, const Network& router, const Mapping& mapping,
-                  const Links& links, const FlowMessageTimes* times) {
-  const Model& model = problem.model;
-  const double engine =
-      model.injectionBandwidth > 0 ? model.injectionBandwidth : model.linkBandwidth;
-  const double flowCap = engine < model.linkBandwidth ? engine : kInfinity;
-  Routes routes;
-  routes.start.push_back(0);
-  for (std::size_t c = 0; c < problem.realCommunications; ++c) {
-    const int p = mapping.nodeOfTask[problem.src[c]], q = mapping.nodeOfTask[problem.dst[c]];
-    double latency = model.messageLatency;
-    if (p == q) {
-      if (model.intraNodeBandwidth > 0) routes.link.push_back(links.memory(p));
-      routes.cap.push_back(kInfinity);
-    } else {
-      // A model without an engine bandwidth (a bare Model) has no node links to share.
-      if (engine > 0) routes.link.push_back(links.injection(p));
-      router.forEachLink(p, q, [&](LinkId l) {
-        routes.link.push_back(static_cast<std::uint32_t>(l));
-        latency += router.latencyOf(l);
-      });
-      if (engine > 0) routes.link.push_back(links.ejection(q));
-      routes.cap.push_back(flowCap);
-    }
-    double bytes = static_cast<double>(problem.bytes[c]);
-    if (times && p != q) {
-      // Alone, c moves at its route's narrowest capacity; it moves as many bytes as that rate
-      // carries in the profile's transfer time, so that alone it takes exactly the profile's
-      // time and, sharing a link with n others like it, n times as long, as t(n x M) does.
-      double narrowest = flowCap;
-      for (std::uint32_t k = routes.start.back(); k < routes.link.size(); ++k)
-        narrowest = std::min(narrowest, links.capacity[routes.link[k]]);
-      latency = times->latency[c];
-      bytes = std::max(0.0, times->transfer[c]) * narrowest;
-    }
-    routes.bytes.push_back(bytes);
-    routes.latency.push_back(latency);
-    routes.start.push_back(static_cast<std::uint32_t>(routes.link.size()));
-  }
-  return routes;
-}
 
 // The order the flows wait in: each message instance (a communication of one set of the
 // trace) waits for the groups (a rank's messages of one set) of its two ranks' previous sets
@@ -229,17 +158,12 @@ Order makeOrder(const Problem& problem, const Walk& walk) {
 class FlowSimulation {
  public:
   FlowSimulation(const Links& links, const Routes& routes, Order order, const Walk& walk)
-      : links_(links), routes_(routes), o_(std::move(order)), walk_(walk) {
+      : routes_(routes), o_(std::move(order)), walk_(walk), share_(links, routes) {
     periodEnd_.assign(static_cast<std::size_t>(walk.periods), 0.0);
     const std::size_t n = o_.comm.size();
     remaining_.assign(n, 0.0);
     rate_.assign(n, 0.0);
     latencyEnd_.assign(n, 0.0);
-    count_.assign(links.capacity.size(), 0);
-    residual_.assign(links.capacity.size(), 0.0);
-    slot_.assign(links.capacity.size(), 0);
-    version_.assign(links.capacity.size(), 0);
-    for (double cap : routes.cap) flowCap_ = std::min(flowCap_, cap);
   }
 
   // The length, or nothing once the sharings have visited more than `maxWork` links.
@@ -251,24 +175,24 @@ class FlowSimulation {
     if (o_.epochLeft.front() == 0) epochDone(0);
     startReady();
     while (!transfer_.empty() || !latent_.empty()) {
-      if (work_ > maxWork_) return std::nullopt;
+      if (share_.work() > maxWork_) return std::nullopt;
       // A trace whose first messages already cost as much as the whole budget spread over all
       // of them gives up at once, rather than after the whole budget: a random pattern of 4,096
       // ranks keeps 12,288 messages in flight, ending one at a time. (Messages that end
       // together, as an all-to-all's, cost one event between them: counted by message, not by
       // event.)
       ++events;
-      if (completed_ >= kProjectAfter && static_cast<double>(work_) /
+      if (completed_ >= kProjectAfter && static_cast<double>(share_.work()) /
                                                  static_cast<double>(completed_) *
                                                  static_cast<double>(o_.comm.size()) >
                                              kProjectSlack * static_cast<double>(maxWork_))
         return std::nullopt;
       if (until != FlowClock::time_point::max() &&
-          (events % kClockEvents == 0 || work_ - clockWork_ >= kClockWork)) {
-        clockWork_ = work_;
+          (events % kClockEvents == 0 || share_.work() - clockWork_ >= kClockWork)) {
+        clockWork_ = share_.work();
         if (FlowClock::now() >= until) return std::nullopt;
       }
-      shareBandwidth();
+      share_.share(transfer_, o_.comm.data(), rate_.data());
       double next = kInfinity;
       for (std::uint32_t i : latent_) next = std::min(next, latencyEnd_[i]);
       for (std::uint32_t i : transfer_) next = std::min(next, now_ + remaining_[i] / rate_[i]);
@@ -358,109 +282,16 @@ class FlowSimulation {
     }
   }
 
-  // Max-min fair rates of the flows moving bytes (progressive filling): the link whose
-  // capacity left, shared by its flows not yet fixed, is smallest fixes those flows at that
-  // share; the per-flow bound (one engine) fixes every flow it binds. Until every flow is fixed.
-  // The links wait in a heap by share, so one sharing costs O(flows x route + links x log)
-  // rather than a scan of every link per level. Fixing a flow at the smallest share only
-  // raises the shares of its other links (up to rounding), so their entries are not replaced
-  // as they change: an entry found out of date when it reaches the top goes back in at the
-  // link's share then (an all-to-all of 64 ranks posted at once: 7x faster than pushing every
-  // change, the same figures).
-  void shareBandwidth() {
-    touched_.clear();
-    for (std::uint32_t i : transfer_) {
-      const std::uint32_t c = o_.comm[i];
-      work_ += routes_.start[c + 1] - routes_.start[c];
-      for (std::uint32_t k = routes_.start[c]; k < routes_.start[c + 1]; ++k) {
-        const std::uint32_t l = routes_.link[k];
-        if (count_[l]++ == 0) {
-          touched_.push_back(l);
-          residual_[l] = links_.capacity[l];
-        }
-      }
-      rate_[i] = -1;  // not fixed
-    }
-    // The flows of each touched link (CSR over touched_ order).
-    offset_.resize(touched_.size() + 1);
-    offset_[0] = 0;
-    for (std::size_t j = 0; j < touched_.size(); ++j) {
-      slot_[touched_[j]] = static_cast<std::uint32_t>(j);
-      offset_[j + 1] = offset_[j] + count_[touched_[j]];
-    }
-    flowsOfLink_.resize(offset_.back());
-    fill_.assign(offset_.begin(), offset_.end() - 1);
-    for (std::uint32_t i : transfer_) {
-      const std::uint32_t c = o_.comm[i];
-      for (std::uint32_t k = routes_.start[c]; k < routes_.start[c + 1]; ++k)
-        flowsOfLink_[fill_[slot_[routes_.link[k]]]++] = i;
-    }
-    heap_.clear();
-    for (std::uint32_t l : touched_) heap_.push_back({residual_[l] / count_[l], l, ++version_[l]});
-    std::make_heap(heap_.begin(), heap_.end(), Later{});
-    std::size_t unfixed = transfer_.size();
-    bool capped = false;
-    while (unfixed > 0 && !heap_.empty()) {
-      std::pop_heap(heap_.begin(), heap_.end(), Later{});
-      const Entry top = heap_.back();
-      heap_.pop_back();
-      if (count_[top.link] == 0) continue;
-      if (top.version != version_[top.link]) {
-        heap_.push_back({residual_[top.link] / count_[top.link], top.link, version_[top.link]});
-        std::push_heap(heap_.begin(), heap_.end(), Later{});
-        continue;
-      }
-      if (!capped && flowCap_ < top.share) {  // one engine binds first: every capped flow
-        capped = true;
-        heap_.push_back(top);
-        std::push_heap(heap_.begin(), heap_.end(), Later{});
-        for (std::uint32_t i : transfer_)
-          if (rate_[i] < 0 && routes_.cap[o_.comm[i]] <= flowCap_) fix(i, flowCap_, unfixed);
-        continue;
-      }
-      const std::uint32_t j = slot_[top.link];
-      for (std::uint32_t f = offset_[j]; f < offset_[j + 1]; ++f)
-        if (rate_[flowsOfLink_[f]] < 0) fix(flowsOfLink_[f], top.share, unfixed);
-    }
-  }
-
-  void fix(std::uint32_t i, double rate, std::size_t& unfixed) {
-    rate_[i] = rate;
-    --unfixed;
-    const std::uint32_t c = o_.comm[i];
-    work_ += routes_.start[c + 1] - routes_.start[c];
-    for (std::uint32_t k = routes_.start[c]; k < routes_.start[c + 1]; ++k) {
-      const std::uint32_t l = routes_.link[k];
-      residual_[l] = std::max(0.0, residual_[l] - rate);
-      ++version_[l];
-      --count_[l];
-    }
-  }
-
-  struct Entry {
-    double share;
-    std::uint32_t link, version;
-  };
-  struct Later {  // a min-heap by share, then link id: a fixed order
-    bool operator()(const Entry& a, const Entry& b) const {
-      return a.share > b.share || (a.share == b.share && a.link > b.link);
-    }
-  };
-
-  const Links& links_;
   const Routes& routes_;
   Order o_;
   const Walk& walk_;
   std::vector<double> periodEnd_;  // per simulated iteration: when its last message ended
-  std::vector<double> remaining_, rate_, latencyEnd_, residual_;
-  std::vector<std::uint32_t> count_, touched_, transfer_, latent_, ready_, done_;
-  std::vector<std::uint32_t> slot_, offset_, fill_, flowsOfLink_, version_;
-  std::vector<Entry> heap_;
-  double flowCap_ = kInfinity;
+  FairShare share_;
+  std::vector<double> remaining_, rate_, latencyEnd_;
+  std::vector<std::uint32_t> transfer_, latent_, ready_, done_;
   std::uint64_t maxWork_ = 0;
-  std::uint64_t work_ = 0;       // links visited by the sharings: the simulation's cost
   std::uint64_t completed_ = 0;  // messages done
-  std::uint64_t clockWork_ = 0;  // work_ when the clock was last looked at
+  std::uint64_t clockWork_ = 0;  // the sharings' work when the clock was last looked at
   double now_ = 0, end_ = 0;
 };
 
@@ -480,8 +311,10 @@ std::optional<double> simulate(const Problem& problem, const Network& router,
                                FlowClock::time_point until) {
   const std::optional<Walk> walk = makeWalk(problem, maxMessages);
   if (!walk) return std::nullopt;
-  const Links links = makeLinks(router, problem.model);
-  const Routes routes = makeRoutes(problem, router, mapping, links, times);
+  const Links links = flow::makeLinks(router, problem.model);
+  const Routes routes =
+      flow::makeRoutes(problem, router, mapping, links, times ? &times->latency : nullptr,
+                       times ? &times->transfer : nullptr);
   return FlowSimulation(links, routes, makeOrder(problem, *walk), *walk).run(maxWork, until);
 }
 }  // namespace

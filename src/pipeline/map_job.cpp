@@ -24,7 +24,8 @@ MapResult mapJob(const Job& job, const MapJobOptions& o) {
   MapResult result;
   Schedule schedule = o.schedule;
   // One deadline that the starts, the search and the tie-break share (deadline.hpp).
-  schedule.deadline = Deadline::after(schedule.timeLimit, began);
+  schedule.deadline =
+      Deadline::earlier(schedule.deadline, Deadline::after(schedule.timeLimit, began));
   schedule.timeLimit = 0;
   // The flow model's ranking of the search's map and init auto's candidates comes after the
   // search, within the same limit: the time of one simulation (of the block placement) for

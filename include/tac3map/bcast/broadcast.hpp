@@ -185,9 +185,9 @@ class BroadcastBound {
 // in the order the transfers can start). `optimal`: depth-first branch and bound over every
 // chronological schedule, pruned by the best time found and (unless noBound) BroadcastBound,
 // trying the transfers whose states have the lowest bound first. With isomorphism (the paper's
-// receiver- and sender-side cuts as one rule, broadcast.cpp's SymmetryCut), of sibling subtrees
-// that are settled and identical a transfer is tried in one canonical form only: permuting them
-// maps the state onto itself. timeLimit 0 = none. The schedule as a native trace
+// receiver- and sender-side cuts as one rule, broadcast_search.cpp's SymmetryCut), of sibling
+// subtrees that are settled and identical a transfer is tried in one canonical form only: permuting
+// them maps the state onto itself. timeLimit 0 = none. The schedule as a native trace
 // (docs/trace-format.md; rank = participant index): each receiver posts an irecv from its sender
 // and waits for it, then every rank posts an isend per transfer it makes, in start order, and waits
 // for all; so `predict` and a SimGrid replay can time it.

@@ -1,0 +1,172 @@
+// What the flow model's files share (model/flow.hpp): the links a simulation shares, each
+// communication's route over them, and the max-min fair sharing of those links among the
+// messages in flight. flow.cpp drives the simulation over the program; flow_sharing.cpp builds
+// the links and routes. The sharing runs at every event, so it is here, inline, for
+// flow.cpp's event loop.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "tac3map/mapping/mapping.hpp"
+#include "tac3map/model/model.hpp"
+#include "tac3map/model/problem.hpp"
+#include "tac3map/network/network.hpp"
+
+namespace tac3map::flow {
+
+inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// Each communication of the problem (one per distinct set member) with its route under the
+// mapping: the links it crosses (local ids, Links below), its latency and its rate bound.
+struct Routes {
+  std::vector<std::uint32_t> start;  // links of c: link[start[c] .. start[c + 1])
+  std::vector<std::uint32_t> link;
+  std::vector<double> latency, cap;
+  std::vector<double> bytes;  // what c moves: its bytes, or as a profile has it (FlowMessageTimes)
+};
+
+// Local link ids: the network's, then per node its injection, ejection and memory link.
+struct Links {
+  std::vector<double> capacity;
+  std::uint32_t network = 0, nodes = 0;
+  std::uint32_t injection(int node) const { return network + static_cast<std::uint32_t>(node); }
+  std::uint32_t ejection(int node) const {
+    return network + nodes + static_cast<std::uint32_t>(node);
+  }
+  std::uint32_t memory(int node) const {
+    return network + 2 * nodes + static_cast<std::uint32_t>(node);
+  }
+};
+
+Links makeLinks(const Network& router, const Model& model);
+// `latency` and `transfer`: a measured profile's times per communication (FlowMessageTimes),
+// or null for the machine's figures.
+Routes makeRoutes(const Problem& problem, const Network& router, const Mapping& mapping,
+                  const Links& links, const std::vector<double>* latency,
+                  const std::vector<double>* transfer);
+
+class FairShare {
+ public:
+  FairShare(const Links& links, const Routes& routes) : links_(links), routes_(routes) {
+    count_.assign(links.capacity.size(), 0);
+    residual_.assign(links.capacity.size(), 0.0);
+    slot_.assign(links.capacity.size(), 0);
+    version_.assign(links.capacity.size(), 0);
+    for (double cap : routes.cap) flowCap_ = std::min(flowCap_, cap);
+  }
+
+  // Sets rate[i] for each flow i of `transfer` (message instances, comm[i] their
+  // communications). Max-min fair rates of the flows moving bytes (progressive filling): the link
+  // whose capacity left, shared by its flows not yet fixed, is smallest fixes those flows at that
+  // share; the per-flow bound (one engine) fixes every flow it binds. Until every flow is fixed.
+  // The links wait in a heap by share, so one sharing costs O(flows x route + links x log)
+  // rather than a scan of every link per level. Fixing a flow at the smallest share only
+  // raises the shares of its other links (up to rounding), so their entries are not replaced
+  // as they change: an entry found out of date when it reaches the top goes back in at the
+  // link's share then (an all-to-all of 64 ranks posted at once: 7x faster than pushing every
+  // change, the same figures).
+  // comm and rate as raw pointers: vectors passed by reference could be touched_ itself for
+  // all the compiler knows, and every push_back would make it reload them. Inlined into the
+  // event loop as it was when both were one class in flow.cpp (not inlined: 1.5% more
+  // instructions in the simulation).
+  [[gnu::always_inline]] void share(const std::vector<std::uint32_t>& transfer,
+                                    const std::uint32_t* comm, double* rate) {
+    touched_.clear();
+    for (std::uint32_t i : transfer) {
+      const std::uint32_t c = comm[i];
+      work_ += routes_.start[c + 1] - routes_.start[c];
+      for (std::uint32_t k = routes_.start[c]; k < routes_.start[c + 1]; ++k) {
+        const std::uint32_t l = routes_.link[k];
+        if (count_[l]++ == 0) {
+          touched_.push_back(l);
+          residual_[l] = links_.capacity[l];
+        }
+      }
+      rate[i] = -1;  // not fixed
+    }
+    // The flows of each touched link (CSR over touched_ order).
+    offset_.resize(touched_.size() + 1);
+    offset_[0] = 0;
+    for (std::size_t j = 0; j < touched_.size(); ++j) {
+      slot_[touched_[j]] = static_cast<std::uint32_t>(j);
+      offset_[j + 1] = offset_[j] + count_[touched_[j]];
+    }
+    flowsOfLink_.resize(offset_.back());
+    fill_.assign(offset_.begin(), offset_.end() - 1);
+    for (std::uint32_t i : transfer) {
+      const std::uint32_t c = comm[i];
+      for (std::uint32_t k = routes_.start[c]; k < routes_.start[c + 1]; ++k)
+        flowsOfLink_[fill_[slot_[routes_.link[k]]]++] = i;
+    }
+    heap_.clear();
+    for (std::uint32_t l : touched_) heap_.push_back({residual_[l] / count_[l], l, ++version_[l]});
+    std::make_heap(heap_.begin(), heap_.end(), Later{});
+    std::size_t unfixed = transfer.size();
+    bool capped = false;
+    while (unfixed > 0 && !heap_.empty()) {
+      std::pop_heap(heap_.begin(), heap_.end(), Later{});
+      const Entry top = heap_.back();
+      heap_.pop_back();
+      if (count_[top.link] == 0) continue;
+      if (top.version != version_[top.link]) {
+        heap_.push_back({residual_[top.link] / count_[top.link], top.link, version_[top.link]});
+        std::push_heap(heap_.begin(), heap_.end(), Later{});
+        continue;
+      }
+      if (!capped && flowCap_ < top.share) {  // one engine binds first: every capped flow
+        capped = true;
+        heap_.push_back(top);
+        std::push_heap(heap_.begin(), heap_.end(), Later{});
+        for (std::uint32_t i : transfer)
+          if (rate[i] < 0 && routes_.cap[comm[i]] <= flowCap_)
+            fix(i, flowCap_, unfixed, comm, rate);
+        continue;
+      }
+      const std::uint32_t j = slot_[top.link];
+      for (std::uint32_t f = offset_[j]; f < offset_[j + 1]; ++f)
+        if (rate[flowsOfLink_[f]] < 0) fix(flowsOfLink_[f], top.share, unfixed, comm, rate);
+    }
+  }
+
+  std::uint64_t work() const { return work_; }
+
+ private:
+  void fix(std::uint32_t i, double share, std::size_t& unfixed, const std::uint32_t* comm,
+           double* rate) {
+    rate[i] = share;
+    --unfixed;
+    const std::uint32_t c = comm[i];
+    work_ += routes_.start[c + 1] - routes_.start[c];
+    for (std::uint32_t k = routes_.start[c]; k < routes_.start[c + 1]; ++k) {
+      const std::uint32_t l = routes_.link[k];
+      residual_[l] = std::max(0.0, residual_[l] - share);
+      ++version_[l];
+      --count_[l];
+    }
+  }
+
+  struct Entry {
+    double share;
+    std::uint32_t link, version;
+  };
+  struct Later {  // a min-heap by share, then link id: a fixed order
+    bool operator()(const Entry& a, const Entry& b) const {
+      return a.share > b.share || (a.share == b.share && a.link > b.link);
+    }
+  };
+
+  const Links& links_;
+  const Routes& routes_;
+  std::vector<double> residual_;
+  std::vector<std::uint32_t> count_, touched_;
+  std::vector<std::uint32_t> slot_, offset_, fill_, flowsOfLink_, version_;
+  std::vector<Entry> heap_;
+  double flowCap_ = kInfinity;
+  std::uint64_t work_ = 0;  // links visited by the sharings: the simulation's cost
+};
+
+}  // namespace tac3map::flow
