@@ -57,12 +57,8 @@ int runPlatform(const PlatformOptions& o) {
   checkOutputPaths({{"-o", o.output}, {"--hostfile", o.hostfile}});
   Machine machine = loadMachine(o.machine);
   if (o.engines > 0) machine.injectionEngines = o.engines;
-  if (machine.isGraph() && (!o.shape.empty() || !o.offset.empty()))
-    throw InputError(o.machine +
-                     " is a graph machine: its platform has every compute node "
-                     "(no --shape/--offset)");
-  if (!machine.isGraph() && o.shape.empty()) throw InputError("--shape is required");
-  const Box box = makeBox(machine, machine.isGraph() ? machine.shapeText() : o.shape, o.offset);
+  const Box box = machine.boxFor(o.shape, o.offset, false, "--shape is required",
+                                 "its platform has every compute node (no --shape/--offset)");
   if (o.hostfile.empty() && !o.trace.empty())
     throw InputError("--trace " + o.trace + " is only used for --hostfile, which is missing");
   if (o.hostfile.empty() && o.ranks > 0)

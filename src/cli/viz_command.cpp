@@ -33,25 +33,14 @@ int runViz(const VizOptionsCli& o) {
   VizOptions options;
   options.detail = detail;
   if (!o.plane.empty()) options.plane = parsePlane(job.machine, o.plane);
-  // A graph machine has no box shape: its compute nodes are counted instead.
-  options.title = job.machine.name;
-  if (job.machine.isGraph()) {
-    options.title += ' ';
-    options.title += std::to_string(job.box.nodeCount);
-    options.title += " compute nodes";
-  } else {
-    options.title += " box ";
-    options.title += job.box.shapeText();
-    options.title += " (";
-    options.title += std::to_string(job.box.nodeCount);
-    options.title += " nodes)";
-  }
+  options.title = job.machine.name + ' ' + job.machine.nodesText(job.box);
   options.title += ", " + o.input.trace + " (" + std::to_string(job.sets.sets.size()) + " CCS)";
   // One panel per CCS where every link is drawn (and at most 16 CCSs); pictures that
-  // aggregate nodes aggregate the CCSs too. Graph pictures draw every link up to 1,500 nodes.
-  const bool perCcs = job.machine.isGraph()
-                          ? job.box.nodeCount <= 1500
-                          : resolveDetail(detail, job.box.nodeCount) == VizDetail::Links;
+  // aggregate nodes aggregate the CCSs too. Pictures of a machine without axes (its graph,
+  // renderSvg) draw every link up to 1,500 nodes.
+  const bool perCcs = job.machine.whyNoAxes().empty()
+                          ? resolveDetail(detail, job.box.nodeCount) == VizDetail::Links
+                          : job.box.nodeCount <= 1500;
   options.aggregateOnly = o.aggregateOnly || !perCcs || job.sets.sets.size() > 16;
   const std::string svg =
       renderSvg(job.machine, job.box, job.router, job.problem, mappings, options);

@@ -159,7 +159,7 @@ class GeometricMapper : public InitialMapper {
  public:
   const char* name() const override { return "geometric"; }
   std::string whyNot(const StartContext& c) const override {
-    if (c.machine.isGraph()) return "the machine is a graph, not a mesh/torus";
+    if (std::string why = c.machine.whyNotMeshOrTorus(); !why.empty()) return why;
     if (!c.allocation.isWholeBox()) return "the job is a node table, not a box";
     if (!c.grid.empty()) {
       long long cells = 1;

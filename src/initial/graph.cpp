@@ -2,8 +2,8 @@
 // the communication graph and of the target torus) through libscotch's library API. The
 // graph's vertices are the ranks, an edge joins two ranks that exchange messages, weighted by
 // their bytes (both ways, over the whole trace); the target is Scotch's torus (or mesh, where
-// the torus's axes do not close) of targetTorusOf's extents, or on a graph machine the graph
-// itself (buildGraphTarget). Scotch balances ranks over
+// the torus's axes do not close) of targetTorusOf's extents, or where the network is no grid
+// (a graph machine) the graph targetTorusOf gives (buildGraphTarget). Scotch balances ranks over
 // nodes within a tolerance; ranks above a node's K slots then move to the nearest node with a
 // free slot, so the result is always valid. Scotch maps with four strategies (its default,
 // its quality flag, and greedy graph growing with and without Fiduccia-Mattheyses refinement:
@@ -44,7 +44,7 @@ class GraphMapper : public InitialMapper {
   std::string whyNot(const StartContext& c) const override {
     if (!c.allocation.isWholeBox()) return "the job is a node table, not a box";
     if (c.problem.realCommunications == 0) return "the trace has no messages between ranks";
-    if (!c.machine.isGraph() && targetTorusOf(c.machine, c.box).extents.size() > kScotchMaxAxes)
+    if (targetTorusOf(c.machine, c.box).extents.size() > kScotchMaxAxes)
       return "Scotch's torus targets have at most 5 axes";
     return {};
   }
@@ -54,33 +54,26 @@ class GraphMapper : public InitialMapper {
 Mapping placeParts(const StartContext& c, const TargetTorus& torus,
                    const std::vector<SCOTCH_Num>& part);
 
-// A graph machine as Scotch's target: its whole graph (switches too, one edge per link, each
-// a hop) with the compute nodes as terminals, through SCOTCH_archBuild0 (a decomposition-
-// defined target). Scotch's parts are then graph vertex ids, turned into compute indices.
-bool buildGraphTarget(SCOTCH_Arch& arch, const GraphNetwork& net) {
-  std::vector<std::vector<SCOTCH_Num>> adjacent(net.nodes.size());
-  for (std::size_t a = 0; a < net.arcs.size(); a += 2) {
-    const int u = net.arcs[a].from, v = net.arcs[a].to;
-    if (std::find(adjacent[u].begin(), adjacent[u].end(), v) != adjacent[u].end()) continue;
-    adjacent[u].push_back(v);
-    adjacent[v].push_back(u);
-  }
+// A network that is no grid as Scotch's target: its whole graph (switches too, one edge per
+// linked pair, each a hop) with the cells' vertices as terminals, through SCOTCH_archBuild0 (a
+// decomposition-defined target). Scotch's parts are then graph vertex ids, turned into cells.
+bool buildGraphTarget(SCOTCH_Arch& arch, const TargetTorus& target) {
   std::vector<SCOTCH_Num> start{0}, ends;
-  for (const auto& list : adjacent) {
+  for (const std::vector<int>& list : target.adjacent) {
     ends.insert(ends.end(), list.begin(), list.end());
     start.push_back(static_cast<SCOTCH_Num>(ends.size()));
   }
-  const std::vector<SCOTCH_Num> terminals(net.compute.begin(), net.compute.end());
+  const std::vector<SCOTCH_Num> terminals(target.vertexOfCell.begin(), target.vertexOfCell.end());
   SCOTCH_Graph graph;
   SCOTCH_Strat strat;
   SCOTCH_graphInit(&graph);
   SCOTCH_stratInit(&strat);
   const bool ok =
-      SCOTCH_graphBuild(&graph, 0, static_cast<SCOTCH_Num>(net.nodes.size()), start.data(),
+      SCOTCH_graphBuild(&graph, 0, static_cast<SCOTCH_Num>(target.adjacent.size()), start.data(),
                         start.data() + 1, nullptr, nullptr, static_cast<SCOTCH_Num>(ends.size()),
                         ends.data(), nullptr) == 0 &&
-      SCOTCH_archBuild0(&arch, &graph, static_cast<SCOTCH_Num>(terminals.size()),
-                        terminals.data(), &strat) == 0;
+      SCOTCH_archBuild0(&arch, &graph, static_cast<SCOTCH_Num>(terminals.size()), terminals.data(),
+                        &strat) == 0;
   SCOTCH_stratExit(&strat);
   SCOTCH_graphExit(&graph);
   return ok;
@@ -142,16 +135,13 @@ Mapping GraphMapper::build(const StartContext& c) const {
     }
     start[v + 1] = static_cast<SCOTCH_Num>(ends.size());
   }
-  const bool onGraph = c.machine.isGraph();
-  TargetTorus torus;  // on a graph: cell k = compute node k
-  std::vector<SCOTCH_Num> cellOfVertex;
-  if (onGraph) {
-    for (int k = 0; k < c.box.nodeCount; ++k) torus.node.push_back(k);
-    cellOfVertex.assign(c.machine.graph->nodes.size(), -1);
-    for (int k = 0; k < c.box.nodeCount; ++k) cellOfVertex[c.machine.graph->compute[k]] = k;
-  } else {
-    torus = targetTorusOf(c.machine, c.box);
-  }
+  // A grid is Scotch's torus or mesh; a network that is no grid, its graph (vertices back to
+  // cells below).
+  const TargetTorus torus = targetTorusOf(c.machine, c.box);
+  const bool onGraph = !torus.isGrid();
+  std::vector<SCOTCH_Num> cellOfVertex(torus.adjacent.size(), -1);
+  for (std::size_t k = 0; k < torus.vertexOfCell.size(); ++k)
+    cellOfVertex[torus.vertexOfCell[k]] = static_cast<SCOTCH_Num>(k);
   std::vector<SCOTCH_Num> extents(torus.extents.begin(), torus.extents.end());
   const bool closed =
       std::all_of(torus.closed.begin(), torus.closed.end(), [](bool b) { return b; });
@@ -165,12 +155,11 @@ Mapping GraphMapper::build(const StartContext& c) const {
     if (SCOTCH_graphBuild(&s.graph, 0, tasks, start.data(), start.data() + 1, nullptr, nullptr,
                           static_cast<SCOTCH_Num>(ends.size()), ends.data(), weights.data()) != 0 ||
         SCOTCH_contextBindGraph(&s.context, &s.graph, &s.bound) != 0 ||
-        (onGraph ? !buildGraphTarget(s.arch, *c.machine.graph)
-         : closed
-             ? SCOTCH_archTorusX(&s.arch, static_cast<SCOTCH_Num>(extents.size()),
-                                 extents.data()) != 0
-             : SCOTCH_archMeshX(&s.arch, static_cast<SCOTCH_Num>(extents.size()),
-                                extents.data()) != 0) ||
+        (onGraph  ? !buildGraphTarget(s.arch, torus)
+         : closed ? SCOTCH_archTorusX(&s.arch, static_cast<SCOTCH_Num>(extents.size()),
+                                      extents.data()) != 0
+                  : SCOTCH_archMeshX(&s.arch, static_cast<SCOTCH_Num>(extents.size()),
+                                     extents.data()) != 0) ||
         (strategy == "quality"
              ? SCOTCH_stratGraphMapBuild(&s.strat, SCOTCH_STRATQUALITY,
                                          static_cast<SCOTCH_Num>(torus.node.size()), 0.01)
@@ -186,9 +175,9 @@ Mapping GraphMapper::build(const StartContext& c) const {
     Mapping m = placeParts(c, torus, part);
     std::uint64_t byteHops = 0;
     for (std::size_t i = 0; i < c.problem.realCommunications; ++i)
-      byteHops +=
-          c.problem.volume[i] * static_cast<std::uint64_t>(c.router.hops(
-                                   m.nodeOfTask[c.problem.src[i]], m.nodeOfTask[c.problem.dst[i]]));
+      byteHops += c.problem.volume[i] *
+                  static_cast<std::uint64_t>(c.router.hops(m.nodeOfTask[c.problem.src[i]],
+                                                           m.nodeOfTask[c.problem.dst[i]]));
     if (k == 0 || byteHops < bestByteHops) {
       best = std::move(m);
       bestByteHops = byteHops;

@@ -26,8 +26,8 @@ namespace {
 constexpr int kMaxScoredFolds = 24;
 
 struct NodeFold {
-  std::vector<int> block;      // cells per node along each grid axis (product K)
-  std::vector<int> order;      // grid axes in the order given to the fold
+  std::vector<int> block;        // cells per node along each grid axis (product K)
+  std::vector<int> order;        // grid axes in the order given to the fold
   std::vector<FoldedAxis> fold;  // of the coarse grid, permuted by `order`
 };
 
@@ -104,7 +104,7 @@ class NodeFoldMapper : public InitialMapper {
   const char* name() const override { return "node-fold"; }
   std::string whyNot(const StartContext& c) const override {
     if (c.allocation.slotsPerNode() < 2) return "one rank per node: geometric folds the grid";
-    if (c.machine.isGraph()) return "the machine is a graph, not a mesh/torus";
+    if (std::string why = c.machine.whyNotMeshOrTorus(); !why.empty()) return why;
     if (!c.allocation.isWholeBox()) return "the job is a node table, not a box";
     const std::vector<int> grid = gridOf(c);
     if (grid.empty()) return "the ranks do not form a process grid";

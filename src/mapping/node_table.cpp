@@ -47,13 +47,12 @@ NodeTable readNodeTable(const std::string& path, const Machine& machine, const B
     std::vector<int> logical;
     while (words >> word) {
       long long value = 0;
-      if (machine.isGraph() && coordinates.empty() && word.find('=') == std::string::npos) {
-        // A graph machine's node table names compute nodes.
-        const std::vector<int>& compute = machine.graph->compute;
-        const auto it = std::find(compute.begin(), compute.end(), machine.graph->nodeId(word));
-        if (it == compute.end())
+      if (machine.namesNodes() && coordinates.empty() && word.find('=') == std::string::npos) {
+        // A machine that names its nodes (a graph's compute nodes): the table names them.
+        const int named = machine.nodeNamed(word);
+        if (named < 0)
           failAt(path, line.number, "'" + word + "' is not a compute node of " + machine.source);
-        coordinates.push_back(static_cast<int>(it - compute.begin()));
+        coordinates.push_back(named);
       } else if (static_cast<int>(coordinates.size()) < machine.axisCount() &&
                  mapfile::parseInt(word, value)) {
         // Outside the machine (checked before narrowing, so 4294967296 is not 0): not in the

@@ -66,8 +66,9 @@ MapFile readMapFile(const std::string& path, int axes) {
 
 const std::string& hostOf(const Machine& machine, const NodeTable* table, int node,
                           const char* format) {
-  if (machine.isGraph() && (!table || table->host[node].empty()))
-    return machine.graph->nodes[machine.graph->compute[node]].name;
+  // The node table's host=NAME, else the machine file's own name of the node.
+  if ((!table || table->host[node].empty()) && !machine.hostName(node).empty())
+    return machine.hostName(node);
   if (!table)
     throw InputError(std::string(format) + " needs host names: give a node table (--nodes)");
   if (table->host[node].empty())
@@ -79,8 +80,8 @@ const std::string& hostOf(const Machine& machine, const NodeTable* table, int no
 std::map<std::string, int> nodesByHost(const Machine& machine, const NodeTable* table,
                                        const char* format, const std::string& path) {
   std::map<std::string, int> byHost;
-  if (machine.isGraph()) {
-    for (int node = 0; node < machine.graph->computeCount(); ++node)
+  if (machine.namesNodes()) {
+    for (int node = 0; node < machine.nodeCount(); ++node)
       byHost.emplace(hostOf(machine, table, node, format), node);
     return byHost;
   }

@@ -210,14 +210,14 @@ std::vector<int> scotchPartNodes(const ScotchTarget& target, const Machine& mach
         while (extents.size() > 1 && extents.back() == 1) extents.pop_back();
         return extents;
       };
-      if (machine.isGraph() || trimmed(target.extents) != trimmed(torus.extents))
-        failIn(where, target.name + " " + extentsText(target.extents) +
-                          (machine.isGraph()
-                               ? std::string(" is a grid, but ") + machine.source +
-                                     " is a graph machine (use cmplt or a deco target)"
-                               : " does not match the job's torus " + extentsText(torus.extents) +
-                                     " (the box's axes, or on Tofu its logical 3D torus, "
-                                     "dimension 0 fastest)"));
+      if (!torus.isGrid() || trimmed(target.extents) != trimmed(torus.extents))
+        failIn(where,
+               target.name + " " + extentsText(target.extents) +
+                   (!torus.isGrid()
+                        ? " is a grid, but " + torus.whyNoGrid + " (use cmplt or a deco target)"
+                        : " does not match the job's torus " + extentsText(torus.extents) +
+                              " (the box's axes, or on Tofu its logical 3D torus, "
+                              "dimension 0 fastest)"));
       nodeOfTerminal = torus.node;
       break;
     }
@@ -359,26 +359,25 @@ Mapping readScotchMapping(const std::string& path, const std::vector<int>& nodeO
 ScotchTargetText scotchTargetFor(const Machine& machine, const Box& box, const NodeTable* table) {
   ScotchTargetText out;
   out.partOfNode.assign(box.nodeCount, -1);
-  if (!machine.isGraph()) {
-    const TargetTorus torus = targetTorusOf(machine, box);
-    if (torus.extents.size() <= kScotchMaxDimensions) {
-      const bool closed =
-          std::all_of(torus.closed.begin(), torus.closed.end(), [](bool c) { return c; });
-      // 2 or 3 axes by their own names (Scotch 7.0.3 measures meshXD distances as if its axes
-      // wrapped; mesh2D/mesh3D it measures right), one axis as 2D with a second extent of 1.
-      std::vector<int> extents = torus.extents;
-      if (extents.size() == 1) extents.push_back(1);
-      out.text = closed ? "torus" : "mesh";
-      if (extents.size() <= 3)
-        out.text.append(std::to_string(extents.size())).append("D");
-      else
-        out.text.append("XD ").append(std::to_string(extents.size()));
-      for (int extent : extents) out.text.append(" ").append(std::to_string(extent));
-      out.text += "\n";
-      for (std::size_t cell = 0; cell < torus.node.size(); ++cell)
-        out.partOfNode[torus.node[cell]] = static_cast<int>(cell);
-      return out;
-    }
+  // A network that is no grid (a graph machine), or a grid of too many axes: cmplt below.
+  const TargetTorus torus = targetTorusOf(machine, box);
+  if (torus.isGrid() && torus.extents.size() <= kScotchMaxDimensions) {
+    const bool closed =
+        std::all_of(torus.closed.begin(), torus.closed.end(), [](bool c) { return c; });
+    // 2 or 3 axes by their own names (Scotch 7.0.3 measures meshXD distances as if its axes
+    // wrapped; mesh2D/mesh3D it measures right), one axis as 2D with a second extent of 1.
+    std::vector<int> extents = torus.extents;
+    if (extents.size() == 1) extents.push_back(1);
+    out.text = closed ? "torus" : "mesh";
+    if (extents.size() <= 3)
+      out.text.append(std::to_string(extents.size())).append("D");
+    else
+      out.text.append("XD ").append(std::to_string(extents.size()));
+    for (int extent : extents) out.text.append(" ").append(std::to_string(extent));
+    out.text += "\n";
+    for (std::size_t cell = 0; cell < torus.node.size(); ++cell)
+      out.partOfNode[torus.node[cell]] = static_cast<int>(cell);
+    return out;
   }
   const int jobNodes = table ? static_cast<int>(table->nodes.size()) : box.nodeCount;
   out.text = "cmplt " + std::to_string(jobNodes) + "\n";

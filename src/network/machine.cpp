@@ -255,6 +255,66 @@ std::string Box::offsetText() const {
   return joinNumbers(offset, ',');
 }
 
+std::string coordinatesName(const std::vector<int>& coordinates) {
+  std::string name = "n";
+  for (std::size_t a = 0; a < coordinates.size(); ++a) {
+    if (a > 0) name += '-';
+    name += std::to_string(coordinates[a]);
+  }
+  return name;
+}
+
+int Machine::nodeCount() const {
+  // Below limits::kMaxMachineNodes (checked when the file is read): no overflow.
+  int nodes = 1;
+  for (const Axis& axis : axes) nodes *= axis.size;
+  return nodes;
+}
+
+const std::string& Machine::hostName(int node) const {
+  static const std::string none;
+  return graph ? graph->nodes[graph->compute[node]].name : none;
+}
+
+int Machine::nodeNamed(const std::string& name) const {
+  if (!graph) return -1;
+  const std::vector<int>& compute = graph->compute;
+  const auto it = std::find(compute.begin(), compute.end(), graph->nodeId(name));
+  return it == compute.end() ? -1 : static_cast<int>(it - compute.begin());
+}
+
+std::string Machine::nodeName(const Box& box, int node) const {
+  const std::string& own = hostName(node);
+  return own.empty() ? coordinatesName(box.coordinatesOf(node)) : own;
+}
+
+Box Machine::boxFor(const std::string& shape, const std::string& offset, bool wholeWithoutShape,
+                    const std::string& shapeRequired, const std::string& noShapeHint) const {
+  if (!takesShape()) {
+    if (!shape.empty() || !offset.empty())
+      throw InputError(source + " is a graph machine: " + noShapeHint);
+    return makeBox(*this, shapeText(), "");
+  }
+  if (!shape.empty()) return makeBox(*this, shape, offset);
+  if (!wholeWithoutShape) throw InputError(shapeRequired);
+  return makeBox(*this, shapeText(), "");
+}
+
+std::string Machine::nodesText(const Box& box) const {
+  // A graph has no box shape: its compute nodes are counted instead.
+  if (graph) return std::to_string(box.nodeCount) + " compute nodes";
+  return "box " + box.shapeText() + " (" + std::to_string(box.nodeCount) + " nodes)";
+}
+
+std::string Machine::whyNoAxes() const {
+  // Its one axis "node" (the compute nodes in file order) is no direction of the network.
+  return graph ? "a graph machine has no axes" : "";
+}
+
+std::string Machine::whyNotMeshOrTorus() const {
+  return graph ? "the machine is a graph, not a mesh/torus" : "";
+}
+
 Box makeBox(const Machine& machine, const std::string& shape, const std::string& offset) {
   const std::size_t axes = machine.axes.size();
   const std::string names = joinNames(machine.axes);

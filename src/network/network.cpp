@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "tac3map/io/number_text.hpp"
+
 namespace tac3map {
 namespace {
 
@@ -26,7 +28,8 @@ Network::Network(const Machine& machine, const Box& box, std::size_t cacheBudget
       wrap_(box.wrap),
       bandwidth_(machine.linkBandwidth),
       latency_(machine.hopLatency) {
-  if (machine.isGraph()) {
+  for (const Axis& axis : machine.axes) axisNames_.push_back(axis.name);
+  if (machine.graph) {
     if (box.nodeCount != machine.graph->computeCount())
       throw std::logic_error("a graph machine's box is all of its compute nodes");
     buildFromGraph(machine);
@@ -76,6 +79,7 @@ void Network::buildFromGraph(const Machine& machine) {
   stride_.clear();
   order_.clear();
   wrap_.clear();
+  axisNames_.clear();
   linkLimit_ = g.capacities;
   arcOfCapacity_.assign(g.capacities, -1);
   for (std::size_t a = g.arcs.size(); a-- > 0;)
@@ -115,10 +119,9 @@ std::pair<int, int> Network::linkEnds(LinkId link) const {
 
 std::string Network::linkName(LinkId link) const {
   if (!graph_) {
-    std::string name = "node ";
-    name += std::to_string(linkSource(link));
-    name += " axis ";
-    name += std::to_string(linkAxis(link));
+    std::string name = coordinatesName(coordinatesOf(linkSource(link)));
+    name += ':';
+    name += axisNames_[linkAxis(link)];
     name += linkIsPlus(link) ? "+" : "-";
     return name;
   }
@@ -131,6 +134,29 @@ std::string Network::linkName(LinkId link) const {
   name += half ? "<->" : "->";
   name += graph_->nodes[to].name;
   return name;
+}
+
+std::string Network::platformNote(const std::vector<std::string>& axisNames) const {
+  if (graph_)
+    return "       Hosts are the machine's compute nodes by name; one SHARED link per link "
+           "capacity of the graph, with its own bandwidth and latency, named as tac3map names it "
+           "(from->to, or a<->b for a half-duplex link) with angle brackets written _.\n"
+           "       Routes are tac3map's routes of the graph (Network::route), one per ordered "
+           "pair of hosts:\n";
+  std::string names;
+  for (std::size_t a = 0; a < axisNames.size(); ++a) names += (a ? " " : "") + axisNames[a];
+  return "       Hosts are named n<box coordinates> (axes " + names +
+         ").\n"
+         "       One SHARED link per directed link of the box (<host>:<axis><+|->), "
+         "bandwidth link_bandwidth " +
+         exactNumber(bandwidth_) + " B/s, latency hop_latency " + exactNumber(latency_) +
+         " s.\n"
+         "       Routes are tac3map's dimension-order routes (Network::route), one per "
+         "ordered pair of hosts:\n";
+}
+
+std::string Network::whyNotHalvable() const {
+  return graph_ ? "the network is a graph, not a mesh/torus box to halve" : "";
 }
 
 std::vector<LinkId> Network::route(int p, int q) const {

@@ -48,14 +48,7 @@ struct Writer {
 }  // namespace
 
 std::string platformHostName(const Machine& machine, const Box& box, int node) {
-  if (machine.isGraph()) return xmlSafe(machine.graph->nodes[machine.graph->compute[node]].name);
-  std::string name = "n";
-  const std::vector<int> coordinates = box.coordinatesOf(node);
-  for (std::size_t a = 0; a < coordinates.size(); ++a) {
-    if (a > 0) name += '-';
-    name += std::to_string(coordinates[a]);
-  }
-  return name;
+  return xmlSafe(machine.nodeName(box, node));
 }
 
 std::string platformXml(const Machine& machine, const Box& box, const Network& router,
@@ -91,17 +84,8 @@ std::string platformXml(const Machine& machine, const Box& box, const Network& r
   for (int a = 0; a < axes; ++a) axisName[a] = xmlSafe(machine.axes[a].name);
   // Every network link's name (empty: no such link), bandwidth and latency, by link id.
   std::vector<std::string> linkName(router.linkIdLimit());
-  if (router.isGraph()) {
-    for (LinkId link = 0; link < router.linkIdLimit(); ++link)
-      linkName[link] = xmlSafe(router.linkName(link));
-  } else {
-    for (int node = 0; node < nodes; ++node)
-      for (int axis = 0; axis < axes; ++axis)
-        for (bool plus : {true, false})
-          if (router.neighbour(node, axis, plus) >= 0)
-            linkName[static_cast<std::size_t>(node) * 2 * axes + 2 * axis + (plus ? 0 : 1)] =
-                host[node] + ":" + axisName[axis] + (plus ? "+" : "-");
-  }
+  for (LinkId link = 0; link < router.linkIdLimit(); ++link)
+    if (router.linkExists(link)) linkName[link] = xmlSafe(router.linkName(link));
 
   Writer w;
   w.xml.reserve(routes * 64 * static_cast<std::size_t>(router.longestRoute() + 3) / 2 + 4096);
@@ -112,29 +96,7 @@ std::string platformXml(const Machine& machine, const Box& box, const Network& r
   w.xml += "  <!-- tac3map platform: machine " + xmlSafe(machine.name) + ", box " +
            box.shapeText() + " at offset " + box.offsetText() + ", " + std::to_string(nodes) +
            " nodes.\n";
-  if (router.isGraph()) {
-    w.xml +=
-        "       Hosts are the machine's compute nodes by name; one SHARED link per link "
-        "capacity of the graph, with its own bandwidth and latency, named as tac3map names it "
-        "(from->to, or a<->b for a half-duplex link) with angle brackets written _.\n"
-        "       Routes are tac3map's routes of the graph (Network::route), one per ordered pair "
-        "of hosts:\n";
-  } else {
-    w.xml += "       Hosts are named n<box coordinates> (axes " +
-             [&] {
-               std::string names;
-               for (int a = 0; a < axes; ++a) names += (a ? " " : "") + axisName[a];
-               return names;
-             }() +
-             ").\n"
-             "       One SHARED link per directed link of the box (<host>:<axis><+|->), "
-             "bandwidth link_bandwidth " +
-             exactNumber(linkBandwidth) + " B/s, latency hop_latency " +
-             exactNumber(machine.hopLatency) +
-             " s.\n"
-             "       Routes are tac3map's dimension-order routes (Network::route), one per "
-             "ordered pair of hosts:\n";
-  }
+  w.xml += router.platformNote(axisName);
   w.xml +=
       "       <src>:inj, " + (capEngines ? std::string("engine-cap, ") : std::string()) +
       "the network links in order, <dst>:ej.\n"

@@ -16,7 +16,7 @@ std::vector<int> parsePlane(const Machine& machine, const std::string& text) {
   const auto fail = [&](const std::string& why) {
     throw InputError("--plane '" + text + "': " + why + " (axes " + names + ")");
   };
-  if (machine.isGraph()) fail("a graph machine has no axes");
+  if (std::string why = machine.whyNoAxes(); !why.empty()) fail(why);
   std::vector<int> plane;
   std::size_t from = 0;
   while (from <= text.size()) {

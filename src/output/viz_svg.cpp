@@ -91,7 +91,8 @@ void drawPanel(std::ostream& out, const VizLayout& layout, const vizparts::HeatS
 std::string renderSvg(const Machine& machine, const Box& box, const Network& router,
                       const Problem& problem, const std::vector<VizMapping>& mappings,
                       const VizOptions& options) {
-  if (router.isGraph()) return renderGraphSvg(router, problem, mappings, options);
+  // The grid pictures draw the box's axes; a machine without axes is drawn as its graph.
+  if (!machine.whyNoAxes().empty()) return renderGraphSvg(router, problem, mappings, options);
   const std::vector<vizparts::MappingLoads> loads =
       vizparts::mappingLoads(problem, router, mappings);
   const vizparts::HeatScale scale(vizparts::largestLoad(loads));

@@ -59,17 +59,10 @@ CcsSet ccsOf(Trace&& trace, const TraceInput& input, int engines, bool splitBeyo
 }
 
 Box jobBox(const Machine& machine, const BoxInput& input) {
-  if (machine.isGraph()) {
-    if (!input.shape.empty() || !input.offset.empty())
-      throw InputError(machine.source +
-                       " is a graph machine: choose its nodes with --nodes FILE (node names), "
-                       "not --shape/--offset");
-    return makeBox(machine, machine.shapeText(), "");
-  }
-  if (!input.shape.empty()) return makeBox(machine, input.shape, input.offset);
-  if (input.nodes.empty())
-    throw InputError("--shape is required (or --nodes, for a job on any set of nodes)");
-  return makeBox(machine, machine.shapeText(), "");
+  // With a node table (--nodes) the job may be any nodes of the machine: the box is all of it.
+  return machine.boxFor(input.shape, input.offset, !input.nodes.empty(),
+                        "--shape is required (or --nodes, for a job on any set of nodes)",
+                        "choose its nodes with --nodes FILE (node names), not --shape/--offset");
 }
 
 namespace {

@@ -131,9 +131,9 @@ JobContext jobContext(const BoxInput& given, const std::vector<std::string>& map
   JobContext job{given, {}};
   BoxInput& box = job.box;
   job.machine = chooseMachine(box, files, mappings);
-  // A graph machine has no box: the job is its compute nodes (or --nodes), whatever a mapping
-  // records as its "shape" (all of them).
-  if (!job.machine.isGraph()) {
+  // A machine that takes no shape (a graph) has no box: the job is its compute nodes (or
+  // --nodes), whatever a mapping records as its "shape" (all of them).
+  if (job.machine.takesShape()) {
     Chosen shape{box.shape, "--shape", !box.shape.empty()};
     agree(
         shape, files, "shape", [](const MappingContext& f) { return f.shape; },

@@ -28,7 +28,7 @@ class MultilevelRefiner : public Refiner {
            "the coarsest, then refine each finer level by cold annealing near partners";
   }
   std::string whyNot(const RefineTask& task) const override {
-    if (task.router.isGraph()) return "the network is a graph, not a mesh/torus box to halve";
+    if (std::string why = task.router.whyNotHalvable(); !why.empty()) return why;
     if (task.problem.model.ranksPerNode > 1) return "several ranks per node";
     if (!task.schedule.allocation.isWholeBox()) return "the job is a node table, not a box";
     if (task.problem.tasks > task.router.nodeCount()) return "more ranks than nodes";

@@ -18,7 +18,7 @@ std::string nodeTableText(const tac3map::Machine& machine, const tac3map::Box& b
   std::string text;
   for (int node = box.nodeCount - 1; node >= 0; --node) {
     const std::string id = std::to_string(node);
-    if (machine.isGraph()) {
+    if (machine.namesNodes()) {
       text += "c" + id + " host=h" + id + "\n";
     } else {
       for (int c : box.coordinatesOf(node)) text += std::to_string(c) + " ";

@@ -8,14 +8,16 @@
 #include <set>
 #include <sstream>
 
+#include "tac3map/base/random.hpp"
 #include "tac3map/gen/topologies.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/model/objective.hpp"
 #include "tac3map/network/machine.hpp"
 #include "tac3map/network/network.hpp"
+#include "tac3map/network/target_torus.hpp"
 #include "tac3map/search/annealer.hpp"
 #include "tac3map/search/objectives.hpp"
-#include "tac3map/base/random.hpp"
+#include "test_support.hpp"
 
 namespace tac3map {
 namespace {
@@ -145,7 +147,7 @@ TEST(GraphMachine, ScoreOnATableMachineEqualsAnIndependentEvaluation) {
     const int compute = 3 + static_cast<int>(rng.below(8));
     const RandomGraph g = randomGraph(compute, static_cast<int>(rng.below(6)), rng);
     const Machine machine = parseMachine(g.json, "random.json");
-    ASSERT_TRUE(machine.isGraph());
+    ASSERT_NE(machine.graph, nullptr);
     const Box box = makeBox(machine, machine.shapeText());
     const Network network(machine, box);
     CcsSet sets;
@@ -254,6 +256,53 @@ TEST(GraphMachine, UnknownKindSaysWhatIsExpected) {
     EXPECT_NE(std::string(e.what()).find("m.json"), std::string::npos);
     EXPECT_NE(std::string(e.what()).find("\"graph\" or \"torus\""), std::string::npos);
   }
+}
+
+// The members that answer for the kind of network, on graphs (network_test.cpp has the
+// box's): link names (one direction, or both of a half-duplex link), the platform's note,
+// halving, and the graph as a partitioner's target.
+TEST(GraphMachine, KindDecisions) {
+  const std::string path = testing::sourcePath("topologies/trees/star-8.json");
+  const Machine m = loadMachine(path);
+  const Box box = makeBox(m, m.shapeText());
+  const Network r(m, box);
+  ASSERT_EQ(r.linkIdLimit(), 16);  // 8 full-duplex links: one id per direction
+  std::set<std::string> names;
+  for (LinkId link = 0; link < r.linkIdLimit(); ++link) {
+    EXPECT_TRUE(r.linkExists(link));
+    const auto [from, to] = r.linkEnds(link);
+    EXPECT_EQ(r.linkName(link), m.graph->nodes[from].name + "->" + m.graph->nodes[to].name);
+    names.insert(r.linkName(link));
+  }
+  EXPECT_EQ(names.size(), 16u);
+  EXPECT_TRUE(names.count("c0->sw") && names.count("sw->c0") && names.count("sw->c7"));
+  const Machine half = parseMachine(
+      R"({"kind": "graph", "nodes": [{"name": "a"}, {"name": "b"}],
+          "links": [{"between": ["a", "b"], "bandwidth": 1e9, "latency": 1e-6,
+                     "duplex": "half"}]})",
+      "half.json");
+  const Network halfNetwork(half, makeBox(half, half.shapeText()));
+  ASSERT_EQ(halfNetwork.linkIdLimit(), 1);
+  EXPECT_EQ(halfNetwork.linkName(0), "a<->b");
+
+  EXPECT_EQ(r.platformNote({"node"}),
+            "       Hosts are the machine's compute nodes by name; one SHARED link per link "
+            "capacity of the graph, with its own bandwidth and latency, named as tac3map names "
+            "it (from->to, or a<->b for a half-duplex link) with angle brackets written _.\n"
+            "       Routes are tac3map's routes of the graph (Network::route), one per ordered "
+            "pair of hosts:\n");
+  EXPECT_EQ(r.whyNotHalvable(), "the network is a graph, not a mesh/torus box to halve");
+
+  const TargetTorus target = targetTorusOf(m, box);
+  EXPECT_FALSE(target.isGrid());
+  EXPECT_EQ(target.whyNoGrid, path + " is a graph machine");
+  EXPECT_TRUE(target.extents.empty());
+  EXPECT_EQ(target.node, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+  // File node 0 is the switch: cell k is vertex k + 1, each linked to it alone.
+  EXPECT_EQ(target.vertexOfCell, (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8}));
+  ASSERT_EQ(target.adjacent.size(), 9u);
+  EXPECT_EQ(target.adjacent[0], (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8}));
+  for (int v = 1; v <= 8; ++v) EXPECT_EQ(target.adjacent[v], (std::vector<int>{0}));
 }
 
 }  // namespace

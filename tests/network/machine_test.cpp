@@ -145,5 +145,60 @@ TEST(Box, ShapesThatDoNotFitAreErrors) {
   EXPECT_NO_THROW(makeBox(m, "2x2x2x2x3x2", "3,0,7,0,0,0"));           // tori may run over the end
 }
 
+// The decisions that depend on the kind of machine (machine.hpp), on a torus and a graph: the
+// layers above only call these members.
+TEST(Machine, KindDecisionsOnATorus) {
+  const Machine m = fx10();
+  const Box box = makeBox(m, "2x2x2x2x3x2");
+  EXPECT_EQ(m.nodeCount(), 4 * 2 * 8 * 2 * 3 * 2);
+  EXPECT_FALSE(m.namesNodes());
+  EXPECT_EQ(m.hostName(5), "");
+  EXPECT_EQ(m.nodeNamed("c0"), -1);
+  EXPECT_EQ(m.nodeName(box, 0), "n0-0-0-0-0-0");
+  EXPECT_EQ(m.nodeName(box, 1 + 2 * 1 + 16 * 2), "n1-1-0-0-2-0");
+  EXPECT_TRUE(m.takesShape());
+  EXPECT_EQ(m.nodesText(box), "box 2x2x2x2x3x2 (96 nodes)");
+  EXPECT_EQ(m.whyNoAxes(), "");
+  EXPECT_EQ(m.whyNotMeshOrTorus(), "");
+  EXPECT_EQ(m.boxFor("2x2x2x2x3x2", "1,0,0,0,0,0", false, "need", "hint").offset,
+            (std::vector<int>{1, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(m.boxFor("", "", true, "need", "hint").nodeCount, 768);  // a node table picks
+  try {
+    m.boxFor("", "", false, "--shape is required", "hint");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "--shape is required");
+  }
+}
+
+TEST(Machine, KindDecisionsOnAGraph) {
+  const std::string path = sourcePath("topologies/trees/star-8.json");
+  const Machine m = loadMachine(path);
+  const Box box = makeBox(m, m.shapeText());
+  EXPECT_EQ(m.nodeCount(), 8);
+  EXPECT_TRUE(m.namesNodes());
+  // Box node i is the file's compute node i ("sw", node 0 of the file, is a switch).
+  const std::vector<std::string> names{"c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7"};
+  for (int node = 0; node < 8; ++node) {
+    EXPECT_EQ(m.hostName(node), names[node]);
+    EXPECT_EQ(m.nodeName(box, node), names[node]);
+    EXPECT_EQ(m.nodeNamed(names[node]), node);
+  }
+  EXPECT_EQ(m.nodeNamed("sw"), -1);  // not a compute node
+  EXPECT_EQ(m.nodeNamed("c8"), -1);
+  EXPECT_FALSE(m.takesShape());
+  EXPECT_EQ(m.nodesText(box), "8 compute nodes");
+  EXPECT_EQ(m.whyNoAxes(), "a graph machine has no axes");
+  EXPECT_EQ(m.whyNotMeshOrTorus(), "the machine is a graph, not a mesh/torus");
+  EXPECT_EQ(m.boxFor("", "", false, "need", "hint").nodeCount, 8);
+  for (const auto& [shape, offset] : {std::pair<std::string, std::string>{"8", ""}, {"", "0"}})
+    try {
+      m.boxFor(shape, offset, true, "need", "take every node");
+      FAIL();
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), path + " is a graph machine: take every node");
+    }
+}
+
 }  // namespace
 }  // namespace tac3map

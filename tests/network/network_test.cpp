@@ -5,6 +5,8 @@
 #include <cstdlib>
 
 #include "tac3map/base/random.hpp"
+#include "tac3map/io/number_text.hpp"
+#include "tac3map/network/target_torus.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
@@ -108,6 +110,44 @@ TEST(Routing, SubBoxDoesNotUseWrapLinks) {
   const Box box = makeBox(m, "2x2x4x2x3x2");  // Z: 4 of 8, so a mesh inside the box
   const Network r(m, box);
   EXPECT_EQ(r.hops(box.nodeAt({0, 0, 0, 0, 0, 0}), box.nodeAt({0, 0, 3, 0, 0, 0})), 3);
+}
+
+// The members that answer for the kind of network, on a box (graph_machine_test.cpp has the
+// graph's): link names and which ids are links, the platform's note, halving, the grid target.
+TEST(Network, KindDecisionsOnABox) {
+  const Machine m = fx10();
+  const Box box = makeBox(m, "2x2x2x2x3x2");  // X a mesh of 2 (part of a ring of 4), Y a ring
+  const Network r(m, box);
+  const auto id = [](int node, int axis, bool plus) {
+    return static_cast<LinkId>(node * 2 * 6 + 2 * axis + (plus ? 0 : 1));
+  };
+  EXPECT_TRUE(r.linkExists(id(0, 0, true)));
+  EXPECT_FALSE(r.linkExists(id(0, 0, false)));  // past the mesh's edge
+  EXPECT_FALSE(r.linkExists(id(1, 0, true)));
+  EXPECT_TRUE(r.linkExists(id(0, 1, false)));  // Y wraps
+  EXPECT_EQ(r.linkName(id(0, 0, true)), "n0-0-0-0-0-0:X+");
+  EXPECT_EQ(r.linkName(id(1, 0, false)), "n1-0-0-0-0-0:X-");
+  EXPECT_EQ(r.linkName(id(35, 4, true)), "n1-1-0-0-2-0:B+");
+  // Every existing link is the one hop its name says.
+  for (LinkId link = 0; link < r.linkIdLimit(); ++link)
+    EXPECT_EQ(r.linkExists(link),
+              r.neighbour(r.linkSource(link), r.linkAxis(link), r.linkIsPlus(link)) >= 0);
+  EXPECT_EQ(r.platformNote({"X", "Y", "Z", "A", "B", "C"}),
+            "       Hosts are named n<box coordinates> (axes X Y Z A B C).\n"
+            "       One SHARED link per directed link of the box (<host>:<axis><+|->), "
+            "bandwidth link_bandwidth " +
+                exactNumber(m.linkBandwidth) + " B/s, latency hop_latency " +
+                exactNumber(m.hopLatency) +
+                " s.\n"
+                "       Routes are tac3map's dimension-order routes (Network::route), one per "
+                "ordered pair of hosts:\n");
+  EXPECT_EQ(r.whyNotHalvable(), "");
+  const TargetTorus grid = targetTorusOf(m, box);
+  EXPECT_TRUE(grid.isGrid());
+  EXPECT_EQ(grid.whyNoGrid, "");
+  EXPECT_EQ(grid.extents.size(), 3u);  // Tofu's logical 3D torus
+  EXPECT_TRUE(grid.adjacent.empty());
+  EXPECT_TRUE(grid.vertexOfCell.empty());
 }
 
 }  // namespace

@@ -3,6 +3,9 @@
 // The box is what routing and mapping work on: node ids are box-relative, X fastest. A graph
 // machine is seen as one axis "node" of its compute nodes in file order; its routes, links and
 // neighbours come from the graph (network.hpp), never from that axis.
+// Every decision that depends on the kind of machine is a member here (or of Network), so
+// that the layers above never ask which kind it is: a new kind of network is added in
+// network/, not in each command, start and writer.
 #pragma once
 
 #include <memory>
@@ -12,6 +15,8 @@
 #include "tac3map/network/graph_network.hpp"
 
 namespace tac3map {
+
+struct Box;
 
 struct Axis {
   std::string name;
@@ -46,9 +51,41 @@ struct Machine {
   // seconds are then upper bounds where links differ; docs/graph-networks.md).
   std::shared_ptr<const GraphNetwork> graph;
 
-  bool isGraph() const { return graph != nullptr; }
   int axisCount() const { return static_cast<int>(axes.size()); }
   std::string shapeText() const;
+  // All nodes of the machine (a graph's compute nodes): the product of the axes' sizes.
+  int nodeCount() const;
+
+  // The file's own name of box node `node` (a graph's compute node name, which host files,
+  // rank files and node tables use); empty where the file names no nodes (a mesh/torus,
+  // whose hosts only a node table's host=NAME gives).
+  const std::string& hostName(int node) const;
+  // Whether the file names its nodes: then a node table lists nodes by name (nodeNamed), and
+  // every node has a host name without one.
+  bool namesNodes() const { return graph != nullptr; }
+  // The box node of the compute node called `name`; -1 if no compute node has that name.
+  int nodeNamed(const std::string& name) const;
+  // A name for box node `node` in files other programs read (SimGrid hosts): the file's own
+  // name, else n<box coordinates>, as "n0-1-2".
+  std::string nodeName(const Box& box, int node) const;
+
+  // Whether a job's nodes are a box the user cuts with --shape/--offset (a mapping file's
+  // recorded shape then matters); a graph's job is always all of its compute nodes.
+  bool takesShape() const { return graph == nullptr; }
+  // The job's nodes as a box. With shape: the box `shape` at `offset` (makeBox). Without: the
+  // whole machine if `wholeWithoutShape` (a node table then picks the nodes), else
+  // InputError(shapeRequired). A machine that takes no shape is always whole, and refuses a
+  // shape or offset with InputError("<file> is a graph machine: " + noShapeHint).
+  Box boxFor(const std::string& shape, const std::string& offset, bool wholeWithoutShape,
+             const std::string& shapeRequired, const std::string& noShapeHint) const;
+  // The job's nodes in words, for titles: "box 2x3 (6 nodes)", "16 compute nodes".
+  std::string nodesText(const Box& box) const;
+
+  // Why the machine has no axes to pick or draw a plane of (empty: it has): the text shown.
+  std::string whyNoAxes() const;
+  // Why ranks cannot be laid out along the machine's axes as a mesh/torus (empty: they can):
+  // the text the starts that fold a grid onto the box give.
+  std::string whyNotMeshOrTorus() const;
 };
 
 // Reads and checks a machine description; errors name the file and line or JSON field.
@@ -71,6 +108,9 @@ struct Box {
   std::string shapeText() const;
   std::string offsetText() const;
 };
+
+// A node's name from its box coordinates: "n0-1-2" (Machine::nodeName, Network::linkName).
+std::string coordinatesName(const std::vector<int>& coordinates);
 
 // "2x2x3" with separator 'x', "0,0,1" with ','; InputError names `what` (an option).
 std::vector<int> parseIntegerList(const std::string& text, char separator, const std::string& what);

@@ -32,8 +32,9 @@ class Network {
   bool routesCached() const { return !routeStart_.empty(); }
 
   int nodeCount() const { return nodes_; }
-  // A graph machine's network (no axes; box node i is compute node i of the file).
-  bool isGraph() const { return graph_ != nullptr; }
+  // A graph machine's network (no axes; box node i is compute node i of the file), else null.
+  // Which kind of network it is, is decided by members (linkName, whyNotHalvable, ...), not
+  // by its users.
   const GraphNetwork* graph() const { return graph_.get(); }
   // Axes of a mesh/torus box; 0 on a graph.
   int axisCount() const { return axes_; }
@@ -90,11 +91,27 @@ class Network {
   }
 
   // A graph link's two graph nodes (ids in GraphNetwork::nodes; for a half-duplex link the
-  // file's forward direction) and a name for reports: "sw0->n1", "sw0<->n1" (half duplex).
+  // file's forward direction).
   std::pair<int, int> linkEnds(LinkId link) const;
   // A graph link's arc (its bandwidth and latency; a half-duplex link's forward arc).
   const GraphArc& linkArc(LinkId link) const { return graph_->arcs[arcOfCapacity_[link]]; }
+  // Whether link id `link` (below linkIdLimit()) is a link of the network: a box's ids of
+  // links past a mesh edge or along an axis of extent 1 are not.
+  bool linkExists(LinkId link) const {
+    return graph_ || neighbour(linkSource(link), linkAxis(link), linkIsPlus(link)) >= 0;
+  }
+  // A link's name in reports and platform files: on a box "<node>:<axis><+|->" with the
+  // node named by its box coordinates (coordinatesName: "n0-1-2:X+"), on a graph
+  // "sw0->n1", or "sw0<->n1" for a half-duplex link.
   std::string linkName(LinkId link) const;
+  // How hosts, links and routes are named and what the links carry, for a SimGrid platform
+  // file's header comment (platform.hpp), each line indented as the comment's; `axisNames`
+  // are the box's axis names as the file may show them.
+  std::string platformNote(const std::vector<std::string>& axisNames) const;
+
+  // Why the multilevel search cannot halve this network's box (empty: it is a box, whose
+  // extents the search then checks): the text shown to the user.
+  std::string whyNotHalvable() const;
 
   // Mesh/torus only: where a link starts and which way it goes, e.g. for reports: "node 5 X+".
   int linkSource(LinkId link) const { return link / (2 * axes_); }
@@ -124,6 +141,7 @@ class Network {
   std::vector<LinkId> arcOfCapacity_;  // graph: the first arc of each link id
   std::vector<int> shape_, stride_, order_;
   std::vector<bool> wrap_;
+  std::vector<std::string> axisNames_;  // a box's, for linkName
   double bandwidth_ = 0, latency_ = 0;  // a box's links (graphs: per arc)
   std::vector<int> coords_;             // node * axes + axis
   // Per axis a size x size table of leg(); computed once so the hot path has no division.

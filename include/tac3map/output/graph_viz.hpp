@@ -27,7 +27,8 @@ struct GraphLayout {
 };
 GraphLayout graphLayout(const GraphNetwork& graph);
 
-// The picture of `mappings` on a graph machine's network (network.isGraph()).
+// The picture of `mappings` on a graph machine's network (network.graph(): a machine without
+// axes, Machine::whyNoAxes).
 std::string renderGraphSvg(const Network& network, const Problem& problem,
                            const std::vector<VizMapping>& mappings, const VizOptions& options);
 

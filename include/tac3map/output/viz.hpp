@@ -43,7 +43,8 @@ SliceLayout sliceLayout(const Machine& machine, const Box& box, const std::vecto
 // "X,Y" -> axis indices of `machine`; InputError naming --plane otherwise.
 std::vector<int> parsePlane(const Machine& machine, const std::string& text);
 
-// On a graph machine (router.isGraph()) this is renderGraphSvg's picture.
+// On a machine without axes (a graph machine: Machine::whyNoAxes) this is renderGraphSvg's
+// picture.
 std::string renderSvg(const Machine& machine, const Box& box, const Network& router,
                       const Problem& problem, const std::vector<VizMapping>& mappings,
                       const VizOptions& options);
