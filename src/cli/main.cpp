@@ -18,6 +18,7 @@
 #include "sweep.hpp"
 #include "tac3map/gen/cg_pattern.hpp"
 #include "tac3map/gen/patterns.hpp"
+#include "tac3map/initial/initial_mapper.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/exit_codes.hpp"
 #include "tac3map/io/limits.hpp"
@@ -44,6 +45,21 @@ using tac3map::TraceInput;
 // Options that read a trace. Its format is --trace-format; --format, its old spelling, still
 // works with a note where it meant the trace format (where it meant the output format, on
 // `score`, it is that command's old spelling of --output-format).
+// --init's help: auto, each start of the list (initial_mapper.hpp) with its description, the
+// random mappings and a file.
+std::string initHelp() {
+  std::string names, starts;
+  for (const auto& mapper : initialMappers()) {
+    names += (names.empty() ? "" : ", ") + std::string(mapper->name());
+    starts += std::string(" | ") + mapper->name();
+    if (*mapper->description()) starts += std::string(" (") + mapper->description() + ")";
+  }
+  return "start: auto (the best of " + names +
+         " and a hop-bytes search from each, with K > 1 also each refined by node swaps, by the "
+         "objective)" +
+         starts + " | random (seeded by --seed) | random:SEED | a mapping file";
+}
+
 void addTraceOptions(CLI::App& app, TraceInput& input, Deprecations* deprecated) {
   app.add_option("--trace,-t", input.trace,
                  "trace: native, SimGrid time-independent, or DUMPI ascii (an index file listing "
@@ -138,16 +154,7 @@ int main(int argc, char** argv) {
   mapCmd->add_option("--seed", map.seed, "random seed (0 to 2^64-1)")
       ->check(nonNegative())
       ->capture_default_str();
-  mapCmd
-      ->add_option(
-          "--init", map.init,
-          "start: auto (the best of identity, round-robin, tofu-default, geometric, node-fold, "
-          "graph and a hop-bytes search from each, with K > 1 also each refined by node swaps, "
-          "by the objective) | identity | round-robin | "
-          "random (seeded by --seed) | random:SEED | tofu-default | geometric (the process grid "
-          "laid onto the torus by recursive bisection) | node-fold (K > 1: blocks of K grid "
-          "cells folded onto the box) | graph (Scotch's static mapping) | a mapping file")
-      ->capture_default_str();
+  mapCmd->add_option("--init", map.init, initHelp())->capture_default_str();
   mapCmd->add_option("--grid", map.grid,
                      "the ranks' process grid for the geometric start, e.g. 48x46x72 (rank = x + "
                      "X (y + Y z)); default: detected from the pattern");

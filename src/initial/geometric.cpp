@@ -158,6 +158,9 @@ unsigned long long byteHops(const StartContext& c, const Mapping& m) {
 class GeometricMapper : public InitialMapper {
  public:
   const char* name() const override { return "geometric"; }
+  const char* description() const override {
+    return "the process grid laid onto the torus by recursive bisection";
+  }
   std::string whyNot(const StartContext& c) const override {
     if (std::string why = c.machine.whyNotMeshOrTorus(); !why.empty()) return why;
     if (!c.allocation.isWholeBox()) return "the job is a node table, not a box";

@@ -41,6 +41,7 @@ const char* const kStrategies[] = {
 class GraphMapper : public InitialMapper {
  public:
   const char* name() const override { return "graph"; }
+  const char* description() const override { return "Scotch's static mapping"; }
   std::string whyNot(const StartContext& c) const override {
     if (!c.allocation.isWholeBox()) return "the job is a node table, not a box";
     if (c.problem.realCommunications == 0) return "the trace has no messages between ranks";

@@ -12,6 +12,9 @@ namespace {
 class BlockMapper : public InitialMapper {
  public:
   const char* name() const override { return "identity"; }
+  const char* description() const override {
+    return "block placement: ranks in order, K to a node";
+  }
   std::string whyNot(const StartContext&) const override { return {}; }
   Mapping build(const StartContext& c) const override {
     return c.allocation.block(c.problem.tasks);
@@ -21,6 +24,7 @@ class BlockMapper : public InitialMapper {
 class RoundRobinMapper : public InitialMapper {
  public:
   const char* name() const override { return "round-robin"; }
+  const char* description() const override { return "ranks dealt over the nodes"; }
   std::string whyNot(const StartContext& c) const override {
     return c.allocation.slotsPerNode() > 1 ? "" : "one rank per node: the same as identity";
   }
@@ -32,6 +36,7 @@ class RoundRobinMapper : public InitialMapper {
 class TofuDefaultMapper : public InitialMapper {
  public:
   const char* name() const override { return "tofu-default"; }
+  const char* description() const override { return "the logical 3D torus of a Tofu box"; }
   std::string whyNot(const StartContext& c) const override {
     if (!c.allocation.isWholeBox()) return "the job is a node table, not a box";
     try {

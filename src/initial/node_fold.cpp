@@ -102,6 +102,9 @@ Mapping layOut(const StartContext& c, const std::vector<int>& grid, const NodeFo
 class NodeFoldMapper : public InitialMapper {
  public:
   const char* name() const override { return "node-fold"; }
+  const char* description() const override {
+    return "K > 1: blocks of K grid cells folded onto the box";
+  }
   std::string whyNot(const StartContext& c) const override {
     if (c.allocation.slotsPerNode() < 2) return "one rank per node: geometric folds the grid";
     if (std::string why = c.machine.whyNotMeshOrTorus(); !why.empty()) return why;

@@ -10,8 +10,12 @@
 #include <sstream>
 
 #include "cli/cli_fixture.hpp"
+#include "tac3map/initial/initial_mapper.hpp"
 #include "tac3map/io/exit_codes.hpp"
 #include "tac3map/mapping/mapping.hpp"
+#include "tac3map/mapping/rankmap.hpp"
+#include "tac3map/search/objectives.hpp"
+#include "tac3map/search/refiner.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
@@ -464,6 +468,26 @@ TEST_F(Cli, RankfileBindingComesFromBindAndTheMachineFile) {
             "every rank of a rank file, so none binds each to all of its node's cores\n");
   EXPECT_TRUE(outputEmpty());
   EXPECT_EQ(run("map " + base + " --bind all -o " + out("y.rankfile")).exitCode, kExitUsage);
+}
+
+}  // namespace
+}  // namespace tac3map
+
+namespace tac3map {
+namespace {
+
+// The choices --help lists come from the lists the code runs: every start with its
+// description, every refiner and objective, every output format.
+TEST_F(Cli, MapHelpListsWhatTheRegistriesHold) {
+  const Outcome r = run("map --help");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  for (const auto& mapper : initialMappers())
+    EXPECT_NE(r.out.find(std::string(mapper->name()) + " (" + mapper->description() + ")"),
+              std::string::npos)
+        << mapper->name();
+  for (const std::string& listed :
+       {refinerNames().help(), objectiveNames().help(), mapFormatNames().help()})
+    EXPECT_NE(r.out.find(listed), std::string::npos) << listed;
 }
 
 }  // namespace

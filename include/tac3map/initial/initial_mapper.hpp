@@ -31,6 +31,8 @@ class InitialMapper {
  public:
   virtual ~InitialMapper() = default;
   virtual const char* name() const = 0;
+  // What it does, in a few words, for --init's help ("" if the name says it all).
+  virtual const char* description() const = 0;
   // Empty when this start can place the job, else why not (for --init NAME's error and
   // --init auto's report).
   virtual std::string whyNot(const StartContext& context) const = 0;
