@@ -20,7 +20,7 @@ run() {  # run NAME: the commands, writing into NAME/
   local bin=$1 d=$2
   mkdir -p "$d"
   for f in coords json fujitsu-vcoord openmpi-rankfile slurm-hostfile; do
-    "$bin" map $fx10 --trace "$cg" --nodes "$root/examples/convert/nodes.txt" -f "$f" \
+    "$bin" map $fx10 --trace "$cg" --nodes "$root/examples/convert/fx10-nodes.txt" -f "$f" \
       -o "$d/cg.$f" -q
   done
   "$bin" map $fx10 --trace "$cg" -o "$d/cg.map" -q
@@ -31,8 +31,8 @@ run() {  # run NAME: the commands, writing into NAME/
     --trace stencil.trace --init geometric --grid 8x4x4 -o "$d/geometric.map" -q
   "$bin" map $fx10 --ranks-per-node 2 --trace stencil.trace -o "$d/stencil-k2.map" -q
   "$bin" map $tree --trace stencil8.trace -o "$d/tree.map" -q
-  "$bin" score $fx10 --trace "$cg" identity tofu-default round-robin random:3 "$d/cg.map" \
-    --output-format csv >"$d/score.csv"
+  (cd "$d" && "$bin" score $fx10 --trace "$cg" identity tofu-default round-robin random:3 \
+    cg.map --output-format csv >score.csv)  # the label is the path as given
   "$bin" platform $fx10 --trace "$cg" "$d/cg.map" -o "$d/p.xml" --hostfile "$d/p.hosts" >/dev/null
   "$bin" platform $tree --trace stencil8.trace "$d/tree.map" -o "$d/tree.xml" \
     --hostfile "$d/tree.hosts" >/dev/null
