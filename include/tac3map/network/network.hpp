@@ -141,7 +141,6 @@ class Network {
   std::vector<LinkId> arcOfCapacity_;  // graph: the first arc of each link id
   std::vector<int> shape_, stride_, order_;
   std::vector<bool> wrap_;
-  std::vector<std::string> axisNames_;  // a box's, for linkName
   double bandwidth_ = 0, latency_ = 0;  // a box's links (graphs: per arc)
   std::vector<int> coords_;             // node * axes + axis
   // Per axis a size x size table of leg(); computed once so the hot path has no division.
@@ -150,6 +149,8 @@ class Network {
   // Route cache: links of route p -> q are routeLinks_[routeStart_[p*n+q] .. routeStart_[p*n+q+1]).
   std::vector<std::uint32_t> routeStart_;
   std::vector<LinkId> routeLinks_;
+  // Cold: only for reports (linkName). Last, so that the hot members keep their places.
+  std::vector<std::string> axisNames_;  // a box's
 };
 
 template <class Visit>
