@@ -99,8 +99,8 @@ int runMap(const MapOptions& o) {
                !o.quiet && MpiSession::rank() == 0 && ::isatty(STDERR_FILENO));
   options.onDeadline = [&line](const Deadline& deadline) { line->bound(deadline); };
   const Job job(jobContext(o.box, {o.init}), o.input, TraceEvents::Release);
-  // Setup (reading the trace, CCSs, routes) is done: the search phase begins, and with it the
-  // one deadline that the starts, the search and the tie-break share (deadline.hpp).
+  // Setup (reading the trace, CCSs, routes) is done; --time-limit counts from mapJob's call
+  // (the one deadline that the starts, the search and the tie-break share: deadline.hpp).
   const double setupSeconds = secondsSince(start);
   const MapFormat mapFormat = parseMapFormat(o.mapFormat);
   const RankMapOptions rankMap{job.ranksPerNode(), o.coresPerNode, o.socketsPerNode,
