@@ -242,13 +242,11 @@ SweepSpec readSweepSpec(const std::string& path) {
   const json& objectives = arrayField(doc, "objectives", path);
   for (std::size_t o = 0; o < objectives.size(); ++o) {
     const std::string name = stringAt(objectives[o], "objectives", path);
-    const auto& specs = objectiveSpecs();
-    const bool isObjective = std::any_of(specs.begin(), specs.end(),
-                                         [&](const ObjectiveSpec& s) { return name == s.name; });
+    const bool isObjective = objectiveNames().find(name).has_value();
     if (!isMappingName(name) && !isObjective) {
       std::string known;
-      for (const ObjectiveSpec& spec : specs)
-        known += (known.empty() ? "" : ", ") + std::string(spec.name);
+      for (const std::string& objective : objectiveNames().names())
+        known += (known.empty() ? "" : ", ") + objective;
       failIn(path, "objectives[" + std::to_string(o) + "]: '" + name +
                        "' is neither an objective (" + known +
                        ") nor a mapping name (identity, block, round-robin, tofu-default, "
