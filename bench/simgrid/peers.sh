@@ -26,7 +26,8 @@
 #   OVERLAP         list of `map --overlap` values for extra tac3 mappings (default
 #                   "default": no flag); a value the binary rejects is skipped with a message;
 #                   mapping tac3-map-<value>, criteria given for each tac3 mapping
-#   SCOTCH          1 (default): Scotch maps for K = 1 (needs `apt-get install scotch`); 0: none
+#   SCOTCH          1 (default): Scotch maps, K slots of equal weight per node (needs `apt-get
+#                   install scotch`); 0: none
 #   SEED            seed of the tahb and tac3 searches (default 1)
 #   TAC3_SEEDS      more seeds for the tac3 search (default none): mapping tac3-map-seedN each,
 #                   for the seed spread of issue 24 (fidelity_summary.py)
@@ -125,12 +126,13 @@ packed_box() {  # box K
   esac
 }
 
-# Scotch maps of TRACE on BOX, written as DIR/scotch-<strategy>.map; prints the labels made.
-scotch_maps() {  # trace box dir
+# Scotch maps of TRACE on BOX with K ranks per node (every node K slots of equal weight),
+# written as DIR/scotch-<strategy>.map; prints the labels made.
+scotch_maps() {  # trace box dir K
   local work=$3/scotch tasks i name
   mkdir -p "$work"
   "$TAC3MAP" ccs --json --trace "$1" > "$work/ccs.json"
-  tasks=$("$PYTHON" "$here/scotch_maps.py" graphs "$MACHINE" "$2" "$work/ccs.json" "$work")
+  tasks=$("$PYTHON" "$here/scotch_maps.py" graphs "$MACHINE" "$2" "$work/ccs.json" "$work" "$4")
   amk_grf "$work/arch.grf" "$work/arch.tgt"
   for i in "${!SCOTCH_NAMES[@]}"; do
     name=${SCOTCH_NAMES[$i]}
@@ -139,7 +141,7 @@ scotch_maps() {  # trace box dir
       echo "peers.sh: scotch_gmap ($name) failed on $2, see $work/$name.log; left out" >&2; continue
     fi
     if ! "$PYTHON" "$here/scotch_maps.py" convert "$2" "$tasks" "$work/$name.smap" \
-         "$3/scotch-$name.map" 2>> "$work/$name.log"; then
+         "$3/scotch-$name.map" "$4" 2>> "$work/$name.log"; then
       echo "peers.sh: scotch ($name) on $2: $(tail -1 "$work/$name.log"); left out" >&2; continue
     fi
     echo "scotch-$name"
@@ -173,8 +175,8 @@ for name in $cases; do
       fi
       box=(--machine "$MACHINE" --shape "$shape")
       scotch=()
-      if [ "$k" = 1 ] && [ "$SCOTCH" = 1 ]; then
-        mapfile -t scotch < <(scotch_maps "$base/trace.trace" "$shape" "$base/$boxes-$shape")
+      if [ "$SCOTCH" = 1 ]; then
+        mapfile -t scotch < <(scotch_maps "$base/trace.trace" "$shape" "$base/$boxes-$shape" "$k")
       fi
       for engines in $ENGINES; do
         flags=()

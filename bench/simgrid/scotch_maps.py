@@ -1,20 +1,22 @@
 #!/usr/bin/env python3
 """Scotch's static mapper as a peer of tac3map (bench/simgrid/peers.sh, docs/validation.md).
 
-  scotch_maps.py graphs MACHINE.json BOX CCS.json OUTDIR
+  scotch_maps.py graphs MACHINE.json BOX CCS.json OUTDIR [K]
       writes OUTDIR/arch.grf, the box's network as a Scotch graph (one vertex per node,
       numbered X fastest as tac3map numbers the box; an edge per pair of neighbouring nodes,
       wrap-around links only on an axis that wraps in the box), to be turned into a
       decomposition-defined target with `amk_grf` (distances = hop counts of the box), and
       OUTDIR/src.grf, the tasks' communication graph from `tac3map ccs --json` (edge weight =
       bytes exchanged by the pair over all CCSs, in KiB, at least 1), padded with isolated
-      vertices up to the node count so that a balanced mapping is one task per node.
+      vertices up to K times the node count (K ranks per node, default 1) so that a balanced
+      mapping is K tasks on every node (every node of the box weighs the same, K slots).
       Prints the number of tasks.
 
-  scotch_maps.py convert BOX TASKS SCOTCH.map OUT.map
+  scotch_maps.py convert BOX TASKS SCOTCH.map OUT.map [K]
       turns scotch_gmap's result (terminal number = vertex of arch.grf) into a tac3map mapping
-      file (box-relative coordinates). Exits 2 with a message when Scotch put two tasks on one
-      node (a mapping tac3map cannot take with one rank per node).
+      file (box-relative coordinates; with K > 1 a slot column, slots in rank order). Exits 2
+      with a message when Scotch put more than K tasks on one node (a mapping tac3map cannot
+      take with K ranks per node).
 """
 import json
 import sys
@@ -40,7 +42,8 @@ def node(c, shape):
     return v
 
 
-def graphs(machine_path, box, ccs_path, out):
+def graphs(machine_path, box, ccs_path, out, k="1"):
+    k = int(k)
     machine = json.load(open(machine_path))
     shape = shape_of(box)
     if len(shape) != len(machine["axes"]):
@@ -75,23 +78,23 @@ def graphs(machine_path, box, ccs_path, out):
                 continue
             key = (min(c["src"], c["dst"]), max(c["src"], c["dst"]))
             weights[key] = weights.get(key, 0) + c["bytes"]
-    if tasks > n:
-        sys.exit(f"scotch_maps.py: {tasks} tasks do not fit on {n} nodes")
-    edges = [[] for _ in range(n)]
+    if tasks > n * k:
+        sys.exit(f"scotch_maps.py: {tasks} tasks do not fit on {n} nodes of {k} slots")
+    edges = [[] for _ in range(n * k)]
     for (a, b), bytes_ in weights.items():
         kib = max(1, bytes_ // 1024)
         edges[a].append((b, kib))
         edges[b].append((a, kib))
     with open(f"{out}/src.grf", "w") as f:
-        f.write(f"0\n{n} {sum(map(len, edges))}\n0 010\n")
+        f.write(f"0\n{n * k} {sum(map(len, edges))}\n0 010\n")
         for e in edges:
             f.write(f"{len(e)} " + " ".join(f"{k} {t}" for t, k in sorted(e)) + "\n")
     print(tasks)
 
 
-def convert(box, tasks, scotch_map, out):
+def convert(box, tasks, scotch_map, out, k="1"):
     shape = shape_of(box)
-    tasks = int(tasks)
+    tasks, k = int(tasks), int(k)
     lines = open(scotch_map).read().split("\n")[1:]
     place = {}
     for line in lines:
@@ -99,19 +102,27 @@ def convert(box, tasks, scotch_map, out):
             v, t = map(int, line.split())
             place[v] = t
     used = [place[v] for v in range(tasks)]
-    if len(set(used)) != tasks:
-        print(f"scotch_maps.py: {scotch_map}: Scotch put two tasks on one node", file=sys.stderr)
+    slot, count = [], {}
+    for t in used:
+        slot.append(count.get(t, 0))
+        count[t] = slot[-1] + 1
+    if max(count.values()) > k:
+        what = "two tasks" if k == 1 else f"more than {k} tasks"
+        print(f"scotch_maps.py: {scotch_map}: Scotch put {what} on one node", file=sys.stderr)
         sys.exit(2)
     with open(out, "w") as f:
         f.write("# tac3map mapping 1\n# converted from scotch_gmap\n")
+        if k > 1:
+            f.write(f"# ranks-per-node {k}\n")
         for v in range(tasks):
-            f.write(f"{v} {' '.join(map(str, coords(used[v], shape)))}\n")
+            extra = f" {slot[v]}" if k > 1 else ""
+            f.write(f"{v} {' '.join(map(str, coords(used[v], shape)))}{extra}\n")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 6 and sys.argv[1] == "graphs":
+    if len(sys.argv) in (6, 7) and sys.argv[1] == "graphs":
         graphs(*sys.argv[2:])
-    elif len(sys.argv) == 6 and sys.argv[1] == "convert":
+    elif len(sys.argv) in (6, 7) and sys.argv[1] == "convert":
         convert(*sys.argv[2:])
     else:
         sys.exit(__doc__)

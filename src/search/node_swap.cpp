@@ -24,7 +24,7 @@ class NodeRefinement {
  public:
   NodeRefinement(const Problem& problem, const Network& router, const Mapping& start,
                  const Allocation& allocation, std::uint64_t budget, const Deadline& deadline,
-                 std::uint64_t seed)
+                 std::uint64_t seed, NodeKicks kicks)
       : problem_(problem),
         router_(router),
         allocation_(allocation),
@@ -33,7 +33,8 @@ class NodeRefinement {
         state_(problem, router, start),
         placement_(state_.placement()),
         slots_(placement_.slotsPerNode()),
-        rng_(seed) {
+        rng_(seed),
+        kicks_(kicks) {
     for (int node = 0; node < router.nodeCount(); ++node)
       if (allocation.holds(node)) held_.push_back(node);
     allPairs_ = static_cast<int>(held_.size()) <= kNodeSwapAllPairs;
@@ -243,14 +244,15 @@ class NodeRefinement {
   }
 
   // kNodeSwapKick changes at random: each the contents of two nodes exchanged (the groups
-  // of K ranks move between nodes: the node-level plateau) or, one time in three, one rank
-  // swapped with a slot of another node (the groups themselves change).
+  // of K ranks move between nodes: the node-level plateau) or, one time in three (every time
+  // with NodeKicks::RankSwaps), one rank swapped with a slot of another node (the groups
+  // themselves change).
   void kick() {
     for (int k = 0; k < kNodeSwapKick; ++k) {
       const int a = held_[rng_.below(held_.size())];
       int b = held_[rng_.below(held_.size() - 1)];
       if (b == a) b = held_.back();
-      if (rng_.below(3) == 0) {
+      if (kicks_ == NodeKicks::RankSwaps || rng_.below(3) == 0) {
         const int task = placement_.taskAt(a * slots_ + static_cast<int>(rng_.below(slots_)));
         if (task >= 0) move(task, b * slots_ + static_cast<int>(rng_.below(slots_)));
       } else {
@@ -268,6 +270,7 @@ class NodeRefinement {
   const Placement& placement_;
   int slots_;
   Rng rng_;
+  NodeKicks kicks_;
   NodeSwapResult result_;
   std::uint64_t nextCheck_ = kNodeSwapCheckWork;
   std::vector<int> held_, near_, pairs_;
@@ -291,16 +294,16 @@ std::uint64_t nodeRefinementBudget(const Problem& problem, const Schedule& sched
 
 NodeSwapResult swapNodeContents(const Problem& problem, const Network& router, const Mapping& start,
                                 const Schedule& schedule, std::uint64_t budget, std::uint64_t seed,
-                                const Deadline& deadline) {
+                                const Deadline& deadline, NodeKicks kicks) {
   const bool fits = CompactTac3Objective::fits(problem, router);
   if (schedule.tac3Engine == Tac3Engine::Compact && !fits)
     throw InputError("the compact tac3 engine cannot evaluate this problem on this box");
   if (fits && schedule.tac3Engine != Tac3Engine::General)
     return NodeRefinement<CompactTac3Objective>(problem, router, start, schedule.allocation, budget,
-                                                deadline, seed)
+                                                deadline, seed, kicks)
         .run();
   return NodeRefinement<Tac3Objective>(problem, router, start, schedule.allocation, budget,
-                                       deadline, seed)
+                                       deadline, seed, kicks)
       .run();
 }
 

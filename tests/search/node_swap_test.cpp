@@ -8,11 +8,11 @@
 
 #include <set>
 
+#include "tac3map/base/random.hpp"
 #include "tac3map/gen/cg_pattern.hpp"
 #include "tac3map/gen/patterns.hpp"
 #include "tac3map/initial/initial_mapper.hpp"
 #include "tac3map/model/ccs.hpp"
-#include "tac3map/base/random.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
@@ -43,14 +43,15 @@ void expectOnePerSlot(const Mapping& m, int slots) {
   EXPECT_EQ(static_cast<int>(places.size()), m.tasks());
 }
 
-// Random problems with K = 2 and 4 on an 8-node box, full and with free slots, both engines:
-// the refinement's engine values agree with the reference evaluator's verdict.
+// Random problems with K = 2 and 4 on an 8-node box, full and with free slots, both engines,
+// both kinds of kick: the refinement's engine values agree with the reference evaluator's
+// verdict, and the two kinds of kick lead to different maps.
 TEST(NodeSwap, NeverWorseByTheReferenceAndBetterFromRandomStarts) {
   const Machine fx10 = testing::fx10();
   const Box box = makeBox(fx10, "1x2x2x2x1x1");
   const Network router(fx10, box);
   Rng rng(24);
-  int swapped = 0;
+  int swapped = 0, differ = 0;
   for (int k : {2, 4})
     for (int tasks : {box.nodeCount * k, box.nodeCount * k - k - 1})
       for (Tac3Engine engine : {Tac3Engine::Auto, Tac3Engine::General})
@@ -61,18 +62,26 @@ TEST(NodeSwap, NeverWorseByTheReferenceAndBetterFromRandomStarts) {
           Schedule schedule;
           schedule.tac3Engine = engine;
           schedule.allocation = Allocation::wholeBox(box.nodeCount, k);
-          const NodeSwapResult r = swapNodeContents(p, router, start, schedule, kWork, 7);
-          expectOnePerSlot(r.mapping, k);
-          const ExactScores before = evaluateExact(p, router, start);
-          const ExactScores after = evaluateExact(p, router, r.mapping);
-          EXPECT_FALSE(below(before, after));
-          EXPECT_GT(r.trials, 0u);
-          swapped += below(after, before);
-          const NodeSwapResult again = swapNodeContents(p, router, start, schedule, kWork, 7);
-          EXPECT_EQ(again.mapping.nodeOfTask, r.mapping.nodeOfTask);
-          EXPECT_EQ(again.mapping.slotOfTask, r.mapping.slotOfTask);
+          std::vector<Mapping> results;
+          for (NodeKicks kicks : {NodeKicks::Mixed, NodeKicks::RankSwaps}) {
+            const NodeSwapResult r =
+                swapNodeContents(p, router, start, schedule, kWork, 7, {}, kicks);
+            expectOnePerSlot(r.mapping, k);
+            const ExactScores before = evaluateExact(p, router, start);
+            const ExactScores after = evaluateExact(p, router, r.mapping);
+            EXPECT_FALSE(below(before, after));
+            EXPECT_GT(r.trials, 0u);
+            swapped += below(after, before);
+            const NodeSwapResult again =
+                swapNodeContents(p, router, start, schedule, kWork, 7, {}, kicks);
+            EXPECT_EQ(again.mapping.nodeOfTask, r.mapping.nodeOfTask);
+            EXPECT_EQ(again.mapping.slotOfTask, r.mapping.slotOfTask);
+            results.push_back(r.mapping);
+          }
+          differ += results[0].nodeOfTask != results[1].nodeOfTask;
         }
-  EXPECT_EQ(swapped, 16);  // a random start always has a better neighbour
+  EXPECT_EQ(swapped, 32);  // a random start always has a better neighbour
+  EXPECT_GT(differ, 0);    // the kind of kick is used
 }
 
 TEST(NodeSwap, OneRankPerNodeKeepsTheStart) {

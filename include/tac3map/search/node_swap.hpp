@@ -56,6 +56,14 @@ inline constexpr int kPlateauFlowSamples = 64;
 // The refinement looks at the clock every this much work.
 inline constexpr std::uint64_t kNodeSwapCheckWork = std::uint64_t{1} << 16;
 
+// What a round's kick changes. Mixed: each of kNodeSwapKick changes is the contents of two
+// nodes exchanged or, one time in three, one rank swapped onto another node. RankSwaps: only
+// the latter, so every round regroups ranks; the node swaps of the descent that follows
+// arrange the groups. Which one finds the lower plateau depends on the job (CG-64 with K = 2
+// on FX10 1x1x8x2x1x2 needed Mixed; with K = 4 on 1x1x4x2x1x2, RankSwaps: 1.678 ms where
+// Mixed stayed at 1.887 from every start), so the starts are refined both ways (choose_start).
+enum class NodeKicks { Mixed, RankSwaps };
+
 // The refinement's work under `schedule`: the annealing's planned trials times a trial's cost
 // (2 x communications per task), and at least kNodeSwapWorkPerTrial per trial: on small
 // problems the annealing's own work is too little for the kicks to cross the plateaus (CG-64,
@@ -68,6 +76,6 @@ std::uint64_t nodeRefinementBudget(const Problem& problem, const Schedule& sched
 // is then a rank swap, which the search already tries).
 NodeSwapResult swapNodeContents(const Problem& problem, const Network& router, const Mapping& start,
                                 const Schedule& schedule, std::uint64_t budget, std::uint64_t seed,
-                                const Deadline& deadline = {});
+                                const Deadline& deadline = {}, NodeKicks kicks = NodeKicks::Mixed);
 
 }  // namespace tac3map
