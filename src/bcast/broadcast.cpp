@@ -43,13 +43,14 @@ BroadcastNetwork::BroadcastNetwork(const GraphNetwork& net,
   if (participants.empty()) {
     node_ = net.compute;
   } else {
+    const std::string setting = settingName("participants");
     for (const std::string& name : participants) {
       const int id = net.nodeId(name);
-      if (id < 0) failIn(net.source, "--participants: no node '" + name + "'");
+      if (id < 0) failIn(net.source, setting + ": no node '" + name + "'");
       if (computeIndex[id] < 0)
-        failIn(net.source, "--participants: '" + name + "' is a relay-only node");
+        failIn(net.source, setting + ": '" + name + "' is a relay-only node");
       if (std::find(node_.begin(), node_.end(), id) != node_.end())
-        failIn(net.source, "--participants: '" + name + "' twice");
+        failIn(net.source, setting + ": '" + name + "' twice");
       node_.push_back(id);
     }
   }

@@ -452,16 +452,12 @@ int main(int argc, char** argv) {
     for (CLI::App* kind : topologyKinds)
       if (kind->parsed()) return runTopology(kind->get_name(), topology);
   } catch (const tac3map::LimitError& e) {
-    if (MpiSession::rank() == 0) std::cerr << "tac3map: error: " << e.what() << "\n";
+    if (MpiSession::rank() == 0) std::cerr << "tac3map: error: " << e.rendered(optionOf) << "\n";
     return tac3map::kExitResource;
-  } catch (const tac3map::SettingError& e) {
-    // The library names the setting; the command line names the option that sets it.
-    if (MpiSession::rank() == 0)
-      std::cerr << "tac3map: error: " << optionOf(e.setting()) << e.rest() << "\n";
-    return tac3map::kExitInput;
   } catch (const tac3map::InputError& e) {
-    // Every MPI process reads the same inputs and fails alike: one message is enough.
-    if (MpiSession::rank() == 0) std::cerr << "tac3map: error: " << e.what() << "\n";
+    // Every MPI process reads the same inputs and fails alike: one message is enough. The
+    // library names a setting in words (io/error.hpp); the command line names its option.
+    if (MpiSession::rank() == 0) std::cerr << "tac3map: error: " << e.rendered(optionOf) << "\n";
     return tac3map::kExitInput;
   } catch (const std::bad_alloc&) {
     if (MpiSession::rank() == 0)

@@ -23,6 +23,7 @@
 #include "tac3map/pipeline/map_job.hpp"
 #include "tac3map/search/annealer.hpp"
 #include "tac3map/search/objectives.hpp"
+#include "usage.hpp"
 
 namespace tac3map::cli {
 namespace {
@@ -205,7 +206,7 @@ int runSweep(const SweepOptions& o) {
                      where.engines, where.overlap},
             TraceInput{where.trace, spec.iteration, spec.eagerSends, ""}, TraceEvents::Release);
       } catch (const std::exception& e) {
-        jobErrors[c] = e.what();
+        jobErrors[c] = commandLineMessage(e);  // "the one-line message map would print"
       }
     });
     return jobs[c].get();
@@ -222,7 +223,7 @@ int runSweep(const SweepOptions& o) {
       try {
         record(e, runEntry(e, *job), "");
       } catch (const std::exception& error) {
-        record(e, json::object(), error.what());
+        record(e, json::object(), commandLineMessage(error));
       }
     }
   };

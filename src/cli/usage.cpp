@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "tac3map/io/error.hpp"
 #include "tac3map/io/suggest.hpp"
 
 namespace tac3map::cli {
@@ -112,6 +113,11 @@ std::string optionOf(const std::string& setting) {
   std::string option = "--" + setting;
   std::replace(option.begin(), option.end(), ' ', '-');
   return option;
+}
+
+std::string commandLineMessage(const std::exception& error) {
+  const auto* input = dynamic_cast<const InputError*>(&error);
+  return input ? input->rendered(optionOf) : error.what();
 }
 
 CLI::Validator choiceOf(const std::vector<std::string>& names) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <exception>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -55,10 +56,14 @@ CLI::Validator choiceOf(const EnumNames<E>& table) {
   return choiceOf(table.names());
 }
 
-// The option that sets a library setting (io/error.hpp, SettingError): "--" and its words
+// The option that sets a library setting (io/error.hpp, settingName): "--" and its words
 // joined by '-' ("ranks per node": --ranks-per-node), or its own name where they differ
 // ("initial temperature": --t0).
 std::string optionOf(const std::string& setting);
+
+// `error`'s message as the command prints it: an InputError's settings named by their options
+// (optionOf), any other error's what().
+std::string commandLineMessage(const std::exception& error);
 
 // A check for unsigned options (seeds, byte counts): a negative value is a usage error.
 const CLI::Validator& nonNegative();

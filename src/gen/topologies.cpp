@@ -40,7 +40,8 @@ void checkCount(long long computeNodes, const std::string& what) {
 
 std::string torusMachine(const std::vector<int>& extents, bool wrap, const LinkSpec& spec) {
   checkLink(spec, "topology torus");
-  if (extents.empty()) throw InputError("topology torus: --sizes needs at least one extent");
+  if (extents.empty())
+    throw InputError("topology torus: " + settingName("sizes") + " needs at least one extent");
   json axes = json::array(), order = json::array();
   for (std::size_t a = 0; a < extents.size(); ++a) {
     if (extents[a] < 1 || extents[a] > 1024)
@@ -59,7 +60,8 @@ std::string torusMachine(const std::vector<int>& extents, bool wrap, const LinkS
 
 std::string treeMachine(const std::vector<int>& arity, const std::vector<LinkSpec>& links) {
   if (arity.empty() || links.empty())
-    throw InputError("topology tree: --arity and the link parameters need at least one level");
+    throw InputError("topology tree: " + settingName("arity") +
+                     " and the link parameters need at least one level");
   long long leaves = 1;
   for (int a : arity) {
     if (a < 1) throw InputError("topology tree: every arity must be at least 1");
@@ -93,7 +95,9 @@ std::string treeMachine(const std::vector<int>& arity, const std::vector<LinkSpe
 
 std::string fatTreeMachine(int k, int levels, const LinkSpec& spec) {
   checkLink(spec, "topology fat-tree");
-  if (k < 2 || levels < 1) throw InputError("topology fat-tree: --k >= 2 and --levels >= 1");
+  if (k < 2 || levels < 1)
+    throw InputError("topology fat-tree: " + settingName("k") + " >= 2 and " +
+                     settingName("levels") + " >= 1");
   long long nodesCount = 1;
   for (int l = 0; l < levels && nodesCount <= kMaxComputeNodes; ++l) nodesCount *= k;
   checkCount(nodesCount, "topology fat-tree");
@@ -156,7 +160,9 @@ std::string dragonflyMachine(int groups, int routers, int hosts, const LinkSpec&
   checkLink(local, "topology dragonfly");
   checkLink(global, "topology dragonfly");
   if (groups < 1 || routers < 1 || hosts < 1)
-    throw InputError("topology dragonfly: --groups, --routers and --hosts must be at least 1");
+    throw InputError("topology dragonfly: " + settingName("groups") + ", " +
+                     settingName("routers") + " and " + settingName("hosts") +
+                     " must be at least 1");
   checkCount(static_cast<long long>(groups) * routers * hosts, "topology dragonfly");
   const auto router = [](int g, int r) { return named("g", g) + named("r", r); };
   json nodes = json::array(), edges = json::array();

@@ -7,6 +7,7 @@
 
 #include "tac3map/initial/dimension_fold.hpp"
 #include "tac3map/initial/initial_mapper.hpp"
+#include "tac3map/io/error.hpp"
 #include "tac3map/network/target_torus.hpp"
 
 namespace tac3map {
@@ -167,7 +168,8 @@ class GeometricMapper : public InitialMapper {
     if (!c.grid.empty()) {
       long long cells = 1;
       for (int extent : c.grid) cells *= extent;
-      return cells == c.problem.tasks ? "" : "--grid does not have one cell per rank";
+      return cells == c.problem.tasks ? ""
+                                      : settingName("grid") + " does not have one cell per rank";
     }
     return detectProcessGrid(c.problem) ? "" : "the ranks do not form a process grid";
   }

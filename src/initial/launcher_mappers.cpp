@@ -42,7 +42,7 @@ class TofuDefaultMapper : public InitialMapper {
     try {
       tofuLogicalTorus(c.machine, c.box);
     } catch (const InputError& e) {
-      return e.what();
+      return e.message();  // its settings stay names in the message that quotes it
     }
     return {};
   }

@@ -15,6 +15,7 @@
 #include "tac3map/initial/dimension_fold.hpp"
 #include "tac3map/initial/geometric.hpp"
 #include "tac3map/initial/initial_mapper.hpp"
+#include "tac3map/io/error.hpp"
 #include "tac3map/model/objective.hpp"
 #include "tac3map/search/objectives.hpp"
 
@@ -113,7 +114,7 @@ class NodeFoldMapper : public InitialMapper {
     if (grid.empty()) return "the ranks do not form a process grid";
     long long cells = 1;
     for (int extent : grid) cells *= extent;
-    if (cells != c.problem.tasks) return "--grid does not have one cell per rank";
+    if (cells != c.problem.tasks) return settingName("grid") + " does not have one cell per rank";
     if (nodeFolds(c, grid).empty())
       return "no block of K grid cells gives a coarse grid that folds onto the box";
     return {};

@@ -3,10 +3,52 @@
 #include <algorithm>
 #include <cctype>
 #include <string_view>
+#include <utility>
 
 namespace tac3map {
 
 namespace {
+
+// settingName's markers: control characters, which no message of tac3map's writes.
+constexpr char kSettingStart = '\x01', kSettingEnd = '\x02';
+
+// `text` without the markers that have no pair in it (a long message cut in two may cut a
+// setting's name).
+std::string withPairedMarkers(std::string text) {
+  std::size_t open = std::string::npos;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != kSettingStart && text[i] != kSettingEnd) continue;
+    if (text[i] == kSettingEnd && open == std::string::npos) {
+      text.erase(i--, 1);
+    } else if (text[i] == kSettingStart && open != std::string::npos) {
+      text.erase(open, 1);
+      open = --i;
+    } else {
+      open = text[i] == kSettingStart ? i : std::string::npos;
+    }
+  }
+  if (open != std::string::npos) text.erase(open, 1);
+  return text;
+}
+
+// `marked` with each setting replaced by nameOf(its words).
+std::string renderSettings(const std::string& marked,
+                           const std::function<std::string(const std::string&)>& nameOf) {
+  std::string text;
+  std::size_t from = 0;
+  for (;;) {
+    const std::size_t open = marked.find(kSettingStart, from);
+    const std::size_t close = open == std::string::npos ? open : marked.find(kSettingEnd, open);
+    if (close == std::string::npos) return text.append(marked, from);
+    text.append(marked, from, open - from);
+    text += nameOf(marked.substr(open + 1, close - open - 1));
+    from = close + 1;
+  }
+}
+
+std::string plainWords(const std::string& setting) {
+  return setting;
+}
 
 // A quote that opens a quoted token: at the start, or after a space, '(', '[', '=' or ':'
 // (an apostrophe inside a word, as in "rank's", opens nothing); the token ends at the same
@@ -70,14 +112,29 @@ std::string shortenedMessage(const std::string& message) {
     text += message[end];
     i = end;
   }
-  if (text.size() <= kMaxErrorLength) return text;
+  if (text.size() <= kMaxErrorLength) return withPairedMarkers(text);
   const std::size_t head = kMaxErrorLength * 2 / 3, tail = kMaxErrorLength / 5;
-  std::string shortened = text.substr(0, head);
+  std::string shortened = withPairedMarkers(text.substr(0, head));
   shortened += " ... [";
   shortened += std::to_string(text.size() - head - tail);
   shortened += " characters left out] ... ";
-  shortened += text.substr(text.size() - tail);
+  shortened += withPairedMarkers(text.substr(text.size() - tail));
   return shortened;
+}
+
+std::string settingName(std::string_view words) {
+  std::string marked(1, kSettingStart);
+  marked += words;
+  marked += kSettingEnd;
+  return marked;
+}
+
+InputError::InputError(std::string marked, int)
+    : std::runtime_error(renderSettings(marked, plainWords)), message_(std::move(marked)) {}
+
+std::string InputError::rendered(
+    const std::function<std::string(const std::string&)>& nameOf) const {
+  return renderSettings(message_, nameOf);
 }
 
 void failLimit(const std::string& file, std::size_t line, const std::string& message) {

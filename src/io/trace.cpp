@@ -352,7 +352,8 @@ void selectIteration(Trace& trace, const std::vector<std::vector<std::size_t>>& 
   for (const auto& starts : markers) anyMarker |= !starts.empty();
   if (!anyMarker) {
     if (iteration != 1)
-      failIn(trace.source, std::string("--iteration ")
+      failIn(trace.source, settingName("iteration")
+                               .append(" ")
                                .append(std::to_string(iteration))
                                .append(": the trace has no ")
                                .append(markerName)
@@ -369,7 +370,9 @@ void selectIteration(Trace& trace, const std::vector<std::vector<std::size_t>>& 
                                .append(std::to_string(starts.size()))
                                .append(" ")
                                .append(markerName)
-                               .append(" markers, --iteration ")
+                               .append(" markers, ")
+                               .append(settingName("iteration"))
+                               .append(" ")
                                .append(std::to_string(iteration))
                                .append(" needs one more"));
     const std::size_t begin = starts[iteration - 1];

@@ -91,18 +91,20 @@ Trace readAnyTrace(const std::string& path, TraceFormat format, const TraceOptio
       trace = readDumpi(path, files, options);
     } else {
       if (options.iteration != 1)
-        failIn(path, "--iteration: SimGrid time-independent traces have no iteration markers");
+        failIn(path, settingName("iteration") +
+                         ": SimGrid time-independent traces have no iteration markers");
       trace = readSimgrid(path, files, options.ranks);
     }
   }
   if (!options.allowEmpty && !hasMessages(trace))
     failIn(path, options.iteration == 1
-                     ? std::string("the trace has no messages between ranks; pass --allow-empty "
-                                   "to accept it")
+                     ? "the trace has no messages between ranks; pass " +
+                           settingName("allow empty") + " to accept it"
                      : std::string("iteration ")
                            .append(std::to_string(options.iteration))
-                           .append(" of the trace has no messages between ranks; pass "
-                                   "--allow-empty to accept it"));
+                           .append(" of the trace has no messages between ranks; pass ")
+                           .append(settingName("allow empty"))
+                           .append(" to accept it"));
   return trace;
 }
 

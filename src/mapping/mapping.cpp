@@ -140,13 +140,14 @@ void MappingBuilder::place(long long rank, int node, std::size_t line, long long
                    std::to_string(rankIn_[base]));
       failAt(source_, line,
              "rank " + std::to_string(rank) + ": its node already holds " + std::to_string(slots_) +
-                 " ranks (--ranks-per-node " + std::to_string(slots_) + "), e.g. rank " +
-                 std::to_string(rankIn_[base]));
+                 " ranks (" + settingName("ranks per node") + " " + std::to_string(slots_) +
+                 "), e.g. rank " + std::to_string(rankIn_[base]));
     }
   } else if (slot >= slots_) {
     failAt(source_, line,
            "rank " + std::to_string(rank) + ": slot " + std::to_string(slot) + " is outside 0.." +
-               std::to_string(slots_ - 1) + " (--ranks-per-node " + std::to_string(slots_) + ")");
+               std::to_string(slots_ - 1) + " (" + settingName("ranks per node") + " " +
+               std::to_string(slots_) + ")");
   } else if (rankIn_[base + slot] >= 0) {
     failAt(source_, line,
            "rank " + std::to_string(rank) + " is in slot " + std::to_string(slot) +

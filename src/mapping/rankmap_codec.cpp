@@ -70,7 +70,8 @@ const std::string& hostOf(const Machine& machine, const NodeTable* table, int no
   if ((!table || table->host[node].empty()) && !machine.hostName(node).empty())
     return machine.hostName(node);
   if (!table)
-    throw InputError(std::string(format) + " needs host names: give a node table (--nodes)");
+    throw InputError(std::string(format) + " needs host names: give a node table (" +
+                     settingName("nodes") + ")");
   if (table->host[node].empty())
     failIn(table->source, std::string(format) + " needs host=NAME for node " +
                               std::to_string(node) + " of the box");
@@ -87,7 +88,7 @@ std::map<std::string, int> nodesByHost(const Machine& machine, const NodeTable* 
   }
   if (!table)
     failIn(path, std::string("reading a ") + format +
-                     " needs the node table it was written with (--nodes)");
+                     " needs the node table it was written with (" + settingName("nodes") + ")");
   for (int node : table->nodes)
     if (!table->host[node].empty() && !byHost.emplace(table->host[node], node).second)
       failIn(table->source, "host " + table->host[node] + " is on two lines");
@@ -162,6 +163,7 @@ RankMapOptions readWrittenWith(const std::string& text, MapFormat format,
     failAt(source, 1,
            std::to_string(c) + " cores per node cannot hold " + std::to_string(k) +
                " ranks of a core each");
+  // The header's own words (the file's text, as bad() quotes it), not the command line's.
   if (written.bind == RankfileBind::None && c == 0)
     failAt(source, 1, "--bind none needs --cores-per-node C (its slot lists are the whole node)");
   return written;

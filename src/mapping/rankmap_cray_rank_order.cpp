@@ -43,7 +43,8 @@ std::string writeRankOrder(const Mapping& mapping, const Machine&, const Box& bo
           (k == 1 ? std::string("a node empty")
                   : std::string("a node with fewer than ") + std::to_string(k) + " ranks") +
           " before a used one (MPICH fills nodes in order, " + std::to_string(k) +
-          " ranks each); map onto a box with as many nodes as ranks / --ranks-per-node");
+          " ranks each); map onto a box with as many nodes as ranks / " +
+          settingName("ranks per node"));
     for (int task : ranks) {
       out << (first ? "" : ",") << task;
       first = false;
@@ -72,10 +73,8 @@ Mapping readRankOrder(const MapFile& file, const Machine&, const Box& box, int t
       readWrittenWith(file.text, MapFormat::CrayRankOrder, options, path).slotsPerNode;
   if (perNode > k)
     failAt(path, 1,
-           "written for " + std::to_string(perNode) +
-               " ranks per node, more than "
-               "--ranks-per-node " +
-               std::to_string(k));
+           "written for " + std::to_string(perNode) + " ranks per node, more than " +
+               settingName("ranks per node") + " " + std::to_string(k));
   const auto ranks = parseInts(line.text, ',', path, line.number, "rank order");
   const std::vector<int> order = nodeOrder(box, table);
   if (ranks.size() > order.size() * perNode)

@@ -59,7 +59,8 @@ std::string writeRankMap(MapFormat format, const Mapping& mapping, const Machine
                          const Box& box, const NodeTable* table, const RankMapOptions& options) {
   checkMapping(mapping, box, mapFormatName(format), options.slotsPerNode);
   if (options.coresPerNode < 0 || options.socketsPerNode < 0)
-    throw InputError("--cores-per-node and --sockets-per-node must be at least 1 (or 0: unknown)");
+    throw InputError(settingName("cores per node") + " and " + settingName("sockets per node") +
+                     " must be at least 1 (or 0: unknown)");
   const mapfile::Codec* codec = codecOf(format);
   return codec ? codec->write(mapping, machine, box, table, options) : "";
 }

@@ -70,10 +70,10 @@ std::string rankfileSlotList(int slot, const RankMapOptions& options) {
       break;
   }
   if (options.coresPerNode <= 0)
-    throw InputError(
-        "openmpi-rankfile --bind none needs the node's cores (--cores-per-node C, or "
-        "\"cores_per_node\" in the machine file): Open MPI binds every rank of a rank file, so "
-        "none binds each to all of its node's cores");
+    throw InputError("openmpi-rankfile " + settingName("bind") + " none needs the node's cores (" +
+                     settingName("cores per node") +
+                     " C, or \"cores_per_node\" in the machine file): Open MPI binds every rank "
+                     "of a rank file, so none binds each to all of its node's cores");
   return coreList(0, options.coresPerNode - 1);
 }
 
@@ -124,9 +124,8 @@ class RankfileSlots {
              "'" + field + "': expected slot=<core> or slot=<first>-<last> (a core range)");
     if (first != last)
       failAt(source, line,
-             "'" + field +
-                 "' is a core range: give --cores-per-node to tell which slot it is (slot s of "
-                 "K has cores s*C/K..(s+1)*C/K-1)");
+             "'" + field + "' is a core range: give " + settingName("cores per node") +
+                 " to tell which slot it is (slot s of K has cores s*C/K..(s+1)*C/K-1)");
     return first;
   }
 
@@ -138,13 +137,14 @@ class RankfileSlots {
         return "is not the cores of a slot (" + k + " ranks on " + c +
                " cores: slot s has cores s*C/K..(s+1)*C/K-1)";
       case RankfileBind::Socket:
-        return "is not the sockets of a slot (--bind socket, " + k + " ranks on " +
-               std::to_string(std::max(1, written_.socketsPerNode)) +
+        return "is not the sockets of a slot (" + settingName("bind") + " socket, " + k +
+               " ranks on " + std::to_string(std::max(1, written_.socketsPerNode)) +
                " sockets: slot s has sockets s*S/K..(s+1)*S/K-1, each written 'N:*')";
       case RankfileBind::None:
         break;
     }
-    return "is not the whole node (--bind none on " + c + " cores: slot=" + lists_.front() + ")";
+    return "is not the whole node (" + settingName("bind") + " none on " + c +
+           " cores: slot=" + lists_.front() + ")";
   }
 
   RankMapOptions written_;
@@ -159,11 +159,12 @@ std::string writeRankfile(const Mapping& mapping, const Machine& machine, const 
   if (bound.bind == RankfileBind::Core && bound.coresPerNode > 0 && bound.coresPerNode < k)
     throw InputError("openmpi-rankfile: " +
                      (options.coresPerNode > 0
-                          ? "--cores-per-node " + std::to_string(bound.coresPerNode)
+                          ? settingName("cores per node") + " " + std::to_string(bound.coresPerNode)
                           : "cores_per_node " + std::to_string(bound.coresPerNode) + " (" +
                                 machine.source + ")") +
-                     " is less than --ranks-per-node " + std::to_string(k) +
-                     " (every rank needs a core of its own; or --bind socket|none)");
+                     " is less than " + settingName("ranks per node") + " " + std::to_string(k) +
+                     " (every rank needs a core of its own; or " + settingName("bind") +
+                     " socket|none)");
   std::vector<std::string> lists;  // per slot
   for (int s = 0; s < k; ++s) lists.push_back(rankfileSlotList(s, bound));
   std::ostringstream out;

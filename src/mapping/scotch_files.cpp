@@ -342,7 +342,7 @@ Mapping readScotchMapping(const std::string& path, const std::vector<int>& nodeO
   if (tasks > count)
     failAt(path, countLine,
            std::to_string(count) + " vertices, fewer than the " + std::to_string(tasks) +
-               " ranks asked for (--ranks)");
+               " ranks asked for (" + settingName("ranks") + ")");
   MappingBuilder builder(path, box, tasks, slotsPerNode);
   for (const MapLine& e : entries) {
     const long long rank = e.vertex - base;

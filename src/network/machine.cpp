@@ -319,31 +319,34 @@ Box makeBox(const Machine& machine, const std::string& shape, const std::string&
   const std::size_t axes = machine.axes.size();
   const std::string names = joinNames(machine.axes);
   Box box;
-  box.shape = parseAxisList(shape, 'x', "--shape", axes, names);
+  const std::string shapeSetting = settingName("shape"), offsetSetting = settingName("offset");
+  box.shape = parseAxisList(shape, 'x', shapeSetting, axes, names);
   box.offset = offset.empty() ? std::vector<int>(axes, 0)
-                              : parseAxisList(offset, ',', "--offset", axes, names);
+                              : parseAxisList(offset, ',', offsetSetting, axes, names);
   long long nodes = 1;
   for (std::size_t a = 0; a < axes; ++a) {
     const Axis& axis = machine.axes[a];
     const int size = box.shape[a], start = box.offset[a];
     if (size < 1)
-      throw InputError("--shape " + shape + ": axis " + axis.name + " size must be at least 1");
+      throw InputError(shapeSetting + " " + shape + ": axis " + axis.name +
+                       " size must be at least 1");
     if (size > axis.size)
-      throw InputError("--shape " + shape + ": axis " + axis.name + " size " +
+      throw InputError(shapeSetting + " " + shape + ": axis " + axis.name + " size " +
                        std::to_string(size) + " exceeds the machine's " +
                        std::to_string(axis.size) + " (" + machine.source + ")");
     if (start < 0 || start >= axis.size)
-      throw InputError("--offset " + offset + ": axis " + axis.name + " offset " +
+      throw InputError(offsetSetting + " " + offset + ": axis " + axis.name + " offset " +
                        std::to_string(start) + " is outside 0.." + std::to_string(axis.size - 1));
     // On a torus axis a box may run over the end and continue at 0; on a mesh it may not.
     if (!axis.wrap && start + size > axis.size)
-      throw InputError("--shape " + shape + " at --offset " + box.offsetText() + ": axis " +
-                       axis.name + " runs past the machine's edge (mesh axis of size " +
+      throw InputError(shapeSetting + " " + shape + " at " + offsetSetting + " " +
+                       box.offsetText() + ": axis " + axis.name +
+                       " runs past the machine's edge (mesh axis of size " +
                        std::to_string(axis.size) + ")");
     box.wrap.push_back(axis.wrap && size == axis.size && size > 1);
     box.stride.push_back(static_cast<int>(nodes));
     nodes *= size;
-    if (nodes > 100000000) throw InputError("--shape " + shape + ": more than 1e8 nodes");
+    if (nodes > 100000000) throw InputError(shapeSetting + " " + shape + ": more than 1e8 nodes");
   }
   box.nodeCount = static_cast<int>(nodes);
   return box;

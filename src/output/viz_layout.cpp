@@ -14,7 +14,7 @@ std::vector<int> parsePlane(const Machine& machine, const std::string& text) {
   std::string names;
   for (const Axis& axis : machine.axes) names += (names.empty() ? "" : " ") + axis.name;
   const auto fail = [&](const std::string& why) {
-    throw InputError("--plane '" + text + "': " + why + " (axes " + names + ")");
+    throw SettingError("plane", " '" + text + "': " + why + " (axes " + names + ")");
   };
   if (std::string why = machine.whyNoAxes(); !why.empty()) fail(why);
   std::vector<int> plane;
@@ -45,7 +45,7 @@ SliceLayout layoutSlices(const Machine& machine, const Box& box, const std::vect
   if (!plane.empty()) {
     if (plane.size() != 2 || plane[0] == plane[1] || plane[0] < 0 || plane[1] < 0 ||
         plane[0] >= n || plane[1] >= n)
-      throw InputError("--plane: expected two different axes of " + machine.name);
+      throw SettingError("plane", ": expected two different axes of " + machine.name);
     layout.columnAxis = plane[0];
     layout.rowAxis = plane[1];
   } else {

@@ -60,9 +60,11 @@ CcsSet ccsOf(Trace&& trace, const TraceInput& input, int engines, bool splitBeyo
 
 Box jobBox(const Machine& machine, const BoxInput& input) {
   // With a node table (--nodes) the job may be any nodes of the machine: the box is all of it.
+  const std::string shape = settingName("shape"), nodes = settingName("nodes");
   return machine.boxFor(input.shape, input.offset, !input.nodes.empty(),
-                        "--shape is required (or --nodes, for a job on any set of nodes)",
-                        "choose its nodes with --nodes FILE (node names), not --shape/--offset");
+                        shape + " is required (or " + nodes + ", for a job on any set of nodes)",
+                        "choose its nodes with " + nodes + " FILE (node names), not " + shape +
+                            "/" + settingName("offset"));
 }
 
 namespace {
@@ -154,7 +156,7 @@ Mapping Job::start(const std::string& init, ObjectiveKind objective, const Sched
   if (const InitialMapper* mapper = isMappingName(init) ? nullptr : findInitialMapper(init)) {
     const StartContext context = startContext(grid);
     const std::string why = mapper->whyNot(context);
-    if (!why.empty()) throw InputError("--init " + init + ": " + why);
+    if (!why.empty()) throw SettingError("init", " " + init + ": " + why);
     return mapper->build(context);
   }
   if (!isMappingName(init) && init.find_first_of("/.") == std::string::npos &&
@@ -165,8 +167,8 @@ Mapping Job::start(const std::string& init, ObjectiveKind objective, const Sched
         starts.push_back(mapper->name());
     std::string list;
     for (const std::string& name : starts) list += (list.empty() ? "" : ", ") + name;
-    throw InputError("--init '" + init + "': neither a start (" + list +
-                     ", random:SEED) nor a mapping file" + didYouMean(init, starts));
+    throw SettingError("init", " '" + init + "': neither a start (" + list +
+                                   ", random:SEED) nor a mapping file" + didYouMean(init, starts));
   }
   return mapping(init, coresPerNode);
 }

@@ -11,11 +11,11 @@
 namespace tac3map {
 namespace {
 
-// A value of the job and where it came from, for messages: "--shape 4x2x2x2x3x2" or
-// "a.map's 4x2x2x2x3x2".
+// A value of the job and where it came from, for messages: "shape 4x2x2x2x3x2" (the setting,
+// named as io/error.hpp's settingName, the command line's --shape) or "a.map's 4x2x2x2x3x2".
 struct Chosen {
   std::string value;
-  std::string from;  // the option, or the file that recorded it first
+  std::string from;  // the setting, or the file that recorded it first
   bool fromOption = false;
   bool known() const { return !value.empty(); }
   std::string describe() const { return fromOption ? from + " " + value : from + "'s " + value; }
@@ -41,7 +41,7 @@ void agree(Chosen& chosen, const std::vector<MappingContext>& files, const char*
 }
 
 // Shapes and offsets compare as numbers ("0,0" and "00,0" are one offset); a text that is
-// not a list is reported as its source's: "--shape" or "a.map: recorded shape".
+// not a list is reported as its source's: the setting "shape" or "a.map: recorded shape".
 auto sameList(char separator, const char* field) {
   return [separator, field](const std::string& value, const MappingContext& file,
                             const Chosen& chosen) {
@@ -62,8 +62,8 @@ std::string machineText(const std::string& name, const std::string& shape) {
 }
 
 // The recorded machine against the machine read: the same name, and the same sizes when
-// recorded. `read` describes the machine file read ("--machine PATH" or "its machine file
-// PATH").
+// recorded. `read` describes the machine file read ("machine PATH", the setting, or "its
+// machine file PATH").
 void checkMachine(const MappingContext& file, const Machine& machine, const std::string& read) {
   if (file.machineName.empty()) return;
   const bool same = file.machineName == machine.name &&
@@ -84,7 +84,7 @@ Machine chooseMachine(BoxInput& box, const std::vector<MappingContext>& files,
   if (!box.machine.empty()) {
     Machine machine = loadMachine(box.machine);
     for (const MappingContext& file : files)
-      checkMachine(file, machine, "--machine " + box.machine);
+      checkMachine(file, machine, settingName("machine") + " " + box.machine);
     return machine;
   }
   for (const MappingContext& file : files) {
@@ -93,7 +93,8 @@ Machine chooseMachine(BoxInput& box, const std::vector<MappingContext>& files,
     if (path.empty())
       failIn(file.source, "recorded machine file " + file.machineFile +
                               " not found (neither from the current folder nor beside the "
-                              "mapping): give --machine");
+                              "mapping): give " +
+                              settingName("machine"));
     Machine machine = loadMachine(path);
     for (const MappingContext& other : files)
       checkMachine(
@@ -108,11 +109,12 @@ Machine chooseMachine(BoxInput& box, const std::vector<MappingContext>& files,
       failIn(argument, "cannot open mapping file");
   for (const MappingContext& file : files)
     if (!file.machineName.empty())
-      throw InputError("--machine is required: " + file.source + " records machine " +
-                       file.machineName + " but not its machine file (an older tac3map wrote it)");
-  throw InputError(
-      "--machine is required (or a mapping file written by tac3map 0.2.0 or later, which "
-      "records it)");
+      throw SettingError("machine", " is required: " + file.source + " records machine " +
+                                        file.machineName +
+                                        " but not its machine file (an older tac3map wrote it)");
+  throw SettingError("machine",
+                     " is required (or a mapping file written by tac3map 0.2.0 or later, which "
+                     "records it)");
 }
 
 }  // namespace
@@ -134,19 +136,19 @@ JobContext jobContext(const BoxInput& given, const std::vector<std::string>& map
   // A machine that takes no shape (a graph) has no box: the job is its compute nodes (or
   // --nodes), whatever a mapping records as its "shape" (all of them).
   if (job.machine.takesShape()) {
-    Chosen shape{box.shape, "--shape", !box.shape.empty()};
+    Chosen shape{box.shape, settingName("shape"), !box.shape.empty()};
     agree(
         shape, files, "shape", [](const MappingContext& f) { return f.shape; },
         sameList('x', "shape"));
     box.shape = shape.value;
-    Chosen offset{box.offset, "--offset", !box.offset.empty()};
+    Chosen offset{box.offset, settingName("offset"), !box.offset.empty()};
     agree(
         offset, files, "offset", [](const MappingContext& f) { return f.offset; },
         sameList(',', "offset"));
     box.offset = offset.value;
   }
-  Chosen k{box.ranksPerNode > 0 ? std::to_string(box.ranksPerNode) : "", "--ranks-per-node",
-           box.ranksPerNode > 0};
+  Chosen k{box.ranksPerNode > 0 ? std::to_string(box.ranksPerNode) : "",
+           settingName("ranks per node"), box.ranksPerNode > 0};
   agree(
       k, files, "ranks-per-node",
       [](const MappingContext& f) {

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "cli/cli_fixture.hpp"
+#include "tac3map/io/exit_codes.hpp"
 
 namespace tac3map {
 namespace {
@@ -48,6 +49,22 @@ TEST_F(Cli, BcastOnATreeEndToEnd) {
     {"between": ["c", "a"], "bandwidth": 1, "latency": 0}]})");
   expectCleanFailure("bcast --machine " + ring + " --root a -o " + out("x.json"),
                      "bcast needs a tree network");
+}
+
+// The library names the participants in words (bcast/broadcast.cpp); the command line prints
+// its option, whole, and no trace of how the library marks it.
+TEST_F(Cli, BcastNamesTheParticipantsOption) {
+  const std::string machine = "topologies/trees/nonuniform-2x2x1+1.json";
+  const auto expectError = [&](const std::string& participants, const std::string& message) {
+    const Outcome r = run("bcast --machine " + machine + " --root c0 --participants " +
+                          participants + " -o " + out("x.json"));
+    EXPECT_EQ(r.exitCode, kExitInput) << r.err;
+    EXPECT_EQ(r.err, "tac3map: error: " + machine + ": --participants: " + message + "\n");
+    EXPECT_TRUE(outputEmpty());
+  };
+  expectError("c0,zz", "no node 'zz'");
+  expectError("c0,a-sw", "'a-sw' is a relay-only node");
+  expectError("c0,c1,c0", "'c0' twice");
 }
 
 }  // namespace

@@ -8,12 +8,13 @@
 #include <algorithm>
 #include <numeric>
 
+#include "tac3map/base/random.hpp"
 #include "tac3map/gen/cg_pattern.hpp"
 #include "tac3map/gen/patterns.hpp"
 #include "tac3map/initial/initial_mapper.hpp"
+#include "tac3map/io/error.hpp"
 #include "tac3map/model/ccs.hpp"
 #include "tac3map/model/objective.hpp"
-#include "tac3map/base/random.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
@@ -120,7 +121,7 @@ TEST(Geometric, SaysWhyItDoesNotApply) {
   EXPECT_EQ(mapper->whyNot({k, box, p, router, whole, {}}), "the ranks do not form a process grid");
   EXPECT_EQ(mapper->whyNot({k, box, p, router, whole, {8, 8}}), "");
   EXPECT_EQ(mapper->whyNot({k, box, p, router, whole, {8, 9}}),
-            "--grid does not have one cell per rank");
+            settingName("grid") + " does not have one cell per rank");
   const Allocation table = Allocation::ofNodes({0, 5, 9}, box.nodeCount, 32);
   EXPECT_EQ(mapper->whyNot({k, box, p, router, table, {8, 8}}),
             "the job is a node table, not a box");

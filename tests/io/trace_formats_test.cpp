@@ -423,10 +423,10 @@ TEST_F(TraceFormatErrors, GarbageAndEmptyTracesAreErrors) {
   const std::string quiet =
       file("quiet.trace", "tac3map-trace 1\nranks 2\n0 compute 1\n1 barrier\n");
   exact(quiet, TraceFormat::Auto,
-        quiet + ": the trace has no messages between ranks; pass --allow-empty to accept it");
+        quiet + ": the trace has no messages between ranks; pass allow empty to accept it");
   const std::string self = file("self.ti", "0 init\n0 send 0 0 8\n0 recv 0 0 8\n");
   exact(self, TraceFormat::Auto,
-        self + ": the trace has no messages between ranks; pass --allow-empty to accept it");
+        self + ": the trace has no messages between ranks; pass allow empty to accept it");
   TraceOptions allow;
   allow.allowEmpty = true;
   EXPECT_EQ(readAnyTrace(quiet, TraceFormat::Auto, allow).ranks, 2);
@@ -437,7 +437,7 @@ TEST_F(TraceFormatErrors, GarbageAndEmptyTracesAreErrors) {
   file("i1.txt", call);
   const std::string index = file("iindex", "i0.txt\ni1.txt\n");
   exact(index, TraceFormat::Auto,
-        index + ": the trace has no messages between ranks; pass --allow-empty to accept it");
+        index + ": the trace has no messages between ranks; pass allow empty to accept it");
   EXPECT_EQ(readAnyTrace(index, TraceFormat::Auto, allow).ranks, 2);
 }
 

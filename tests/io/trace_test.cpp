@@ -54,7 +54,7 @@ TEST(Trace, IterationMarkersSelectOneIteration) {
   const Trace second = traceFromText(text, {2, false, {}});
   ASSERT_EQ(second.events[0].size(), 2u);
   EXPECT_EQ(second.events[0][0].bytes, 3u);
-  EXPECT_NE(errorOf(text, {3, false, {}}).find("--iteration 3 needs one more"), std::string::npos);
+  EXPECT_NE(errorOf(text, {3, false, {}}).find("iteration 3 needs one more"), std::string::npos);
 }
 
 TEST(Trace, ErrorsNameFileAndLine) {

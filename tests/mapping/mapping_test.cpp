@@ -113,18 +113,18 @@ TEST_F(MappingFile, SlotErrorsNameTheLine) {
   const Box box = makeBox(testing::simpleMachine({4}, {false}), "4");
   const std::string h = "# tac3map mapping 1\n";
   EXPECT_EQ(errorOf(h + "0 0 2\n", box, 1, 2),
-            ":2: rank 0: slot 2 is outside 0..1 (--ranks-per-node 2)");
+            ":2: rank 0: slot 2 is outside 0..1 (ranks per node 2)");
   EXPECT_EQ(errorOf(h + "0 0 1\n1 0 1\n", box, 2, 2),
             ":3: rank 1 is in slot 1 of the node of rank 0");
   EXPECT_EQ(errorOf(h + "0 0\n1 0\n2 0\n", box, 3, 2),
-            ":4: rank 2: its node already holds 2 ranks (--ranks-per-node 2), e.g. rank 0");
+            ":4: rank 2: its node already holds 2 ranks (ranks per node 2), e.g. rank 0");
   EXPECT_EQ(errorOf(h + "0 0 -1\n", box, 1, 2), ":2: slot -1 is negative");
   // A line without a slot takes the lowest free one at once; a later line cannot claim it.
   EXPECT_EQ(errorOf(h + "1 2\n0 2 0\n", box, 2, 2),
             ":3: rank 0 is in slot 0 of the node of rank 1");
   // One rank per node: a slot column may only say 0.
   EXPECT_EQ(errorOf(h + "0 0 1\n", box, 1),
-            ":2: rank 0: slot 1 is outside 0..0 (--ranks-per-node 1)");
+            ":2: rank 0: slot 1 is outside 0..0 (ranks per node 1)");
   EXPECT_EQ(errorOf(h + "0 0 0\n1 0\n", box, 2), ":3: rank 1 is on the node of rank 0");
 }
 

@@ -201,8 +201,8 @@ TEST_F(RankMap, RankfileGivesEachSlotItsShareOfTheCores) {
     ADD_FAILURE() << "2 cores for 3 slots accepted";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "openmpi-rankfile: --cores-per-node 2 is less than --ranks-per-node 3 (every rank "
-              "needs a core of its own; or --bind socket|none)");
+              "openmpi-rankfile: cores per node 2 is less than ranks per node 3 (every rank "
+              "needs a core of its own; or bind socket|none)");
   }
   // A mapping with more ranks on a node than K slots is not written.
   EXPECT_THROW(lines({2, 0}), InputError);
@@ -332,7 +332,7 @@ TEST_F(RankMap, RankfileBindingWithoutKnownCoresOrSockets) {
     ADD_FAILURE() << "--bind none without cores written";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "openmpi-rankfile --bind none needs the node's cores (--cores-per-node C, or "
+              "openmpi-rankfile bind none needs the node's cores (cores per node C, or "
               "\"cores_per_node\" in the machine file): Open MPI binds every rank of a rank "
               "file, so none binds each to all of its node's cores");
   }
@@ -358,11 +358,11 @@ TEST_F(RankMap, RankfileBindingWithoutKnownCoresOrSockets) {
             "");
   EXPECT_EQ(error("# tac3map openmpi-rankfile --ranks-per-node 2 --sockets-per-node 2 --bind "
                   "socket\nrank 0=h1 slot=0:0-2\nrank 1=h1 slot=0:*\n"),
-            ":2: 'slot=0:0-2' is not the sockets of a slot (--bind socket, 2 ranks on 2 sockets: "
+            ":2: 'slot=0:0-2' is not the sockets of a slot (bind socket, 2 ranks on 2 sockets: "
             "slot s has sockets s*S/K..(s+1)*S/K-1, each written 'N:*')");
   EXPECT_EQ(error("# tac3map openmpi-rankfile --ranks-per-node 2 --cores-per-node 8 --bind none\n"
                   "rank 0=h1 slot=0-7\nrank 1=h1 slot=0-3\n"),
-            ":3: 'slot=0-3' is not the whole node (--bind none on 8 cores: slot=0-7)");
+            ":3: 'slot=0-3' is not the whole node (bind none on 8 cores: slot=0-7)");
   EXPECT_EQ(error("# tac3map openmpi-rankfile --ranks-per-node 2 --bind none\nrank 0=h1 slot=0\n"),
             ":1: --bind none needs --cores-per-node C (its slot lists are the whole node)");
   EXPECT_NE(error("# tac3map openmpi-rankfile --ranks-per-node 2 --bind all\nrank 0=h1 slot=0\n")
@@ -478,7 +478,7 @@ TEST_F(RankMap, SlotErrorsNameTheLine) {
     return errorOf(text, fx10, box, tasks, &nodes, options);
   };
   const std::string full =
-      ": rank 2: its node already holds 2 ranks (--ranks-per-node 2), e.g. rank 0";
+      ": rank 2: its node already holds 2 ranks (ranks per node 2), e.g. rank 0";
   // A node with more than K ranks, in every format.
   EXPECT_EQ(error("rank 0=h1 slot=0\nrank 1=h1 slot=1\nrank 2=h1\n", 3, two), ":3" + full);
   EXPECT_EQ(error("h1\nh1\nh1\n", 3, two), ":3" + full);
@@ -489,7 +489,7 @@ TEST_F(RankMap, SlotErrorsNameTheLine) {
                   3, two),
             ":3" + full);
   EXPECT_EQ(error("# tac3map cray-rank-order --ranks-per-node 4\n0,1,2\n", 3, two),
-            ":1: written for 4 ranks per node, more than --ranks-per-node 2");
+            ":1: written for 4 ranks per node, more than ranks per node 2");
   // Two ranks claiming one slot.
   EXPECT_EQ(error("rank 0=h1 slot=1\nrank 1=h1 slot=1\n", 2, two),
             ":2: rank 1 is in slot 1 of the node of rank 0");
@@ -499,9 +499,9 @@ TEST_F(RankMap, SlotErrorsNameTheLine) {
             ":2: rank 1 is in slot 1 of the node of rank 0");
   // Slots outside 0..K-1, and core ranges that are no slot's.
   EXPECT_EQ(error("rank 0=h1 slot=5\nrank 1=h2\n", 2, two),
-            ":1: rank 0: slot 5 is outside 0..1 (--ranks-per-node 2)");
+            ":1: rank 0: slot 5 is outside 0..1 (ranks per node 2)");
   EXPECT_EQ(error("rank 0=h1 slot=0-3\nrank 1=h2\n", 2, two),
-            ":1: 'slot=0-3' is a core range: give --cores-per-node to tell which slot it is (slot "
+            ":1: 'slot=0-3' is a core range: give cores per node to tell which slot it is (slot "
             "s of K has cores s*C/K..(s+1)*C/K-1)");
   EXPECT_EQ(error("rank 0=h1 slot=0-3\nrank 1=h2\n", 2, {2, 8}), "");  // cores 0-3: slot 0
   EXPECT_EQ(error("# tac3map openmpi-rankfile --ranks-per-node 2 --cores-per-node 8\n"

@@ -2,8 +2,10 @@
 // (file and line, or file and JSON path) and what is wrong, so the command can print it as is.
 #pragma once
 
+#include <functional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace tac3map {
 
@@ -15,25 +17,35 @@ inline constexpr std::size_t kMaxQuotedLength = 80;
 inline constexpr std::size_t kMaxErrorLength = 280;  // "tac3map: error: " + it < 300
 std::string shortenedMessage(const std::string& message);
 
+// A setting of the job named inside a message, in the library's words ("shape", "cores per
+// node"): settingName wraps the words in markers that no message shows. what() reads the words
+// ("cores per node 2 is less than ranks per node 3"), for a program that embeds the library;
+// the command line renders each as the option that sets it ("--cores-per-node 2 is less than
+// --ranks-per-node 3", cli/main.cpp), so that only cli/ knows flag names.
+std::string settingName(std::string_view words);
+
 class InputError : public std::runtime_error {
  public:
-  explicit InputError(const std::string& message) : std::runtime_error(shortenedMessage(message)) {}
+  explicit InputError(const std::string& message) : InputError(shortenedMessage(message), 0) {}
+
+  // The message with each setting named by nameOf(its words).
+  std::string rendered(const std::function<std::string(const std::string&)>& nameOf) const;
+  // The message with its settings still marked: a message that quotes this one (failIn(file,
+  // e.message())) keeps them names, where quoting what() would leave their words.
+  const std::string& message() const { return message_; }
+
+ private:
+  InputError(std::string marked, int);
+  std::string message_;  // shortened, settings marked
 };
 
-// A bad value of one of a job's settings, named as the library names it ("shape", "chains",
-// "ranks per node"): what() reads "shape 2x2: expected 6 values ..." for a program that embeds
-// the library; the command line names its option instead ("--shape 2x2: ...", cli/main.cpp),
-// so that only cli/ knows flag names.
+// A message that starts with a setting: SettingError("shape", " 2x2: expected 6 values"),
+// what() "shape 2x2: expected 6 values ...", on the command line "--shape 2x2: ...".
 class SettingError : public InputError {
  public:
   // `rest` follows the setting's name: " 2x2: expected 6 values", " must be at least 1".
   SettingError(const std::string& setting, const std::string& rest)
-      : InputError(setting + rest), setting_(setting), rest_(shortenedMessage(rest)) {}
-  const std::string& setting() const { return setting_; }
-  const std::string& rest() const { return rest_; }
-
- private:
-  std::string setting_, rest_;
+      : InputError(settingName(setting) + rest) {}
 };
 
 // Input beyond one of tac3map's resource limits (limits.hpp, docs/limits.md): a small file
