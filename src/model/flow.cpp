@@ -4,6 +4,7 @@
 #include "tac3map/model/flow.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -334,18 +335,22 @@ std::optional<double> flowSeconds(const Problem& problem, const Network& router,
 
 std::optional<FlowRanking> fastestByFlow(const Problem& problem, const Network& router,
                                          const std::vector<const Mapping*>& mappings,
-                                         std::size_t maxMessages, FlowClock::time_point until) {
+                                         std::size_t maxMessages, FlowClock::time_point until,
+                                         const std::vector<std::uint64_t>& tieKeys) {
   if (mappings.empty() || !makeWalk(problem, maxMessages)) return std::nullopt;
   FlowRanking ranking;
   double bestSeconds = kInfinity;
+  const auto key = [&](std::size_t i) { return i < tieKeys.size() ? tieKeys[i] : 0; };
   for (std::size_t i = 0; i < mappings.size(); ++i) {
     const std::optional<double> seconds =
         flowSeconds(problem, router, *mappings[i], maxMessages, kFlowMaxWork, until);
     if (!seconds && i > 0 && FlowClock::now() >= until) break;  // the ones simulated in time
     if (!seconds) return std::nullopt;                          // too costly to simulate
     ranking.ranked = i + 1;
-    if (*seconds < bestSeconds) {
-      bestSeconds = *seconds;
+    const bool tie = bestSeconds < kInfinity &&
+                     std::abs(*seconds - bestSeconds) <= kFlowTieTolerance * bestSeconds;
+    if (tie ? key(i) < key(ranking.fastest) : *seconds < bestSeconds) {
+      bestSeconds = std::min(bestSeconds, *seconds);
       ranking.fastest = i;
     }
   }

@@ -82,9 +82,13 @@ MapResult mapJob(const Job& job, const MapJobOptions& o) {
   if (o.objective == ObjectiveKind::Tac3 && o.rankByFlow && result.chosen &&
       result.initialScores.flow) {
     std::vector<const Mapping*> maps{&winner.best};
-    for (const StartCandidate& c : result.chosen->candidates) maps.push_back(&c.mapping);
-    if (const auto ranking =
-            fastestByFlow(job.problem, job.router, maps, kFlowMaxMessages, limit.atOrNever())) {
+    std::vector<std::uint64_t> tac3{winner.bestScores.tac3ByteCounts};
+    for (const StartCandidate& c : result.chosen->candidates) {
+      maps.push_back(&c.mapping);
+      tac3.push_back(c.scores.tac3ByteCounts);
+    }
+    if (const auto ranking = fastestByFlow(job.problem, job.router, maps, kFlowMaxMessages,
+                                           limit.atOrNever(), tac3)) {
       result.rankedByFlow = ranking->ranked;
       if (ranking->fastest > 0) {
         const StartCandidate& c = result.chosen->candidates[ranking->fastest - 1];

@@ -5,11 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include "tac3map/base/random.hpp"
 #include "tac3map/model/model.hpp"
 #include "tac3map/model/objective.hpp"
 #include "tac3map/model/problem.hpp"
 #include "tac3map/model/timeline.hpp"
-#include "tac3map/base/random.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
@@ -70,6 +70,33 @@ TEST_F(Flow, StepsWithoutABarrierOverlapAndShareLinks) {
   EXPECT_DOUBLE_EQ(seconds({{{0, 2, 1 << 20}}, {{1, 2, 1 << 20}}}, false), 2 * m / b);
   // A rank's next step waits for its previous one: 0->1 then 1->2, M/B each.
   EXPECT_DOUBLE_EQ(seconds({{{0, 1, 1 << 20}}, {{1, 2, 1 << 20}}}, false), 2 * m / b);
+}
+
+// The ranking map uses: the fastest by the flow model; times within the tolerance are a tie,
+// which goes to the lower key, then to the first.
+TEST_F(Flow, RanksByTimeThenByTheTieKey) {
+  CcsSet s;
+  s.tasks = 4;
+  s.sets.push_back({{0, 1, 1 << 20}, {2, 3, 1 << 20}});
+  const Problem p = makeProblem(s, makeModel(fx10_));
+  const Mapping apart = identityMapping(4, box_);  // 0->1 and 2->3 on links of their own
+  Mapping shared = apart;                          // 0->1 and 2->3 both cross node 1 -> 2
+  shared.nodeOfTask = {0, 2, 1, 3};
+  ASSERT_LT(*flowSeconds(p, router_, apart), *flowSeconds(p, router_, shared));
+  const std::vector<const Mapping*> maps{&shared, &apart, &apart, &shared};
+  EXPECT_EQ(fastestByFlow(p, router_, maps)->fastest, 1u);  // the first of the fastest
+  EXPECT_EQ(
+      fastestByFlow(p, router_, maps, kFlowMaxMessages, FlowClock::time_point::max(), {0, 7, 5, 0})
+          ->fastest,
+      2u);  // a tie goes to the lower key
+  EXPECT_EQ(
+      fastestByFlow(p, router_, maps, kFlowMaxMessages, FlowClock::time_point::max(), {0, 5, 5, 0})
+          ->fastest,
+      1u);  // equal keys: the first
+  EXPECT_EQ(
+      fastestByFlow(p, router_, maps, kFlowMaxMessages, FlowClock::time_point::max(), {0, 9, 9, 0})
+          ->ranked,
+      4u);
 }
 
 TEST_F(Flow, ChargesEachMessageItsRouteLatencyOnce) {

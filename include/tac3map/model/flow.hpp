@@ -76,16 +76,22 @@ std::optional<double> flowSeconds(const Problem& problem, const Network& router,
                                   std::size_t maxMessages = kFlowMaxMessages,
                                   std::uint64_t maxWork = kFlowMaxWork);
 
-// Of `mappings`, the index of the one the flow model finds fastest (the first on ties), or
-// nothing when the flow model cannot simulate the trace: how map re-ranks its candidates.
+// Of `mappings`, the index of the one the flow model finds fastest, or nothing when the flow
+// model cannot simulate the trace: how map re-ranks its candidates. Times within
+// kFlowTieTolerance of each other are a tie, which goes to the lower `tieKeys` entry (map
+// gives each mapping's tac3: where the flow model sees no difference, the one with less
+// contention per set; CG-64 with K = 2 on FX10 2x2x2x2x1x2 without barriers: two maps of one
+// flow time, tac3 1.678 and 1.382 ms, ran 1.412 and 1.386 ms in SimGrid), then to the first.
 // Past `until`, only the mappings simulated by then are ranked (at least the first).
 struct FlowRanking {
   std::size_t fastest = 0;
   std::size_t ranked = 0;  // mappings simulated: all of them unless `until` passed
 };
-std::optional<FlowRanking> fastestByFlow(
-    const Problem& problem, const Network& router, const std::vector<const Mapping*>& mappings,
-    std::size_t maxMessages = kFlowMaxMessages,
-    FlowClock::time_point until = FlowClock::time_point::max());
+inline constexpr double kFlowTieTolerance = 1e-9;  // relative
+std::optional<FlowRanking> fastestByFlow(const Problem& problem, const Network& router,
+                                         const std::vector<const Mapping*>& mappings,
+                                         std::size_t maxMessages = kFlowMaxMessages,
+                                         FlowClock::time_point until = FlowClock::time_point::max(),
+                                         const std::vector<std::uint64_t>& tieKeys = {});
 
 }  // namespace tac3map
