@@ -11,7 +11,9 @@
 
 namespace tac3map::cli {
 
-CLI::App* addBcastCommand(CLI::App& app, BcastOptions& o) {
+Command addBcastCommand(CLI::App& app, Deprecations& /*deprecated: none*/) {
+  auto options = std::make_shared<BcastOptions>();
+  BcastOptions& o = *options;
   CLI::App* cmd = app.add_subcommand(
       "bcast",
       "a broadcast schedule on a tree network: optimal (branch and bound), binomial or flat\n"
@@ -38,7 +40,7 @@ CLI::App* addBcastCommand(CLI::App& app, BcastOptions& o) {
                   "write the schedule as a native trace (isend/irecv/wait per rank, rank = "
                   "participant index) for predict or a SimGrid replay");
   cmd->add_flag("--quiet,-q", o.quiet, "print nothing but errors (no schedule on stdout)");
-  return cmd;
+  return runWhenParsed(cmd, options, runBcast);
 }
 
 int runBcast(const BcastOptions& o) {

@@ -1,9 +1,10 @@
 // tac3map bcast: a broadcast schedule on a tree network (bcast/broadcast.hpp, docs/bcast.md).
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
+
+#include "common_options.hpp"
 
 namespace tac3map::cli {
 
@@ -21,7 +22,7 @@ struct BcastOptions {
   bool quiet = false;
 };
 
-CLI::App* addBcastCommand(CLI::App& app, BcastOptions& options);
+Command addBcastCommand(CLI::App& app, Deprecations& deprecated);
 int runBcast(const BcastOptions& options);
 
 }  // namespace tac3map::cli

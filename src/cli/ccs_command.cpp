@@ -11,6 +11,23 @@ namespace tac3map::cli {
 
 using nlohmann::json;
 
+Command addCcsCommand(CLI::App& app, Deprecations& deprecated) {
+  auto options = std::make_shared<CcsOptionsCli>();
+  CcsOptionsCli& o = *options;
+  CLI::App* cmd = app.add_subcommand(
+      "ccs",
+      "print the concurrent communication sets of a trace\n  example: tac3map ccs "
+      "--trace examples/cg64-sendrecv.trace --json");
+  addTraceOptions(*cmd, o.input, &deprecated);
+  cmd->add_option("--output-format,-f", o.format,
+                  "text | json ({\"ccs\": [[{src, dst, bytes}, ...], ...], \"distinct\", "
+                  "\"same_as\", \"period\"})")
+      ->check(choiceOf({"text", "json"}))
+      ->capture_default_str();
+  cmd->add_flag("--json", o.json, "the same as --output-format json");
+  return runWhenParsed(cmd, options, runCcs);
+}
+
 int runCcs(const CcsOptionsCli& o) {
   const CcsSet sets = ccsOf(loadTrace(o.input), o.input);
   // Repeated sets and the iteration they form (problem.hpp): what map and score keep.

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "common_options.hpp"
 #include "tac3map/pipeline/inputs.hpp"
 
 namespace tac3map::cli {
@@ -13,6 +14,7 @@ struct CcsOptionsCli {
   bool json = false;            // the same as format json
 };
 
+Command addCcsCommand(CLI::App& app, Deprecations& deprecated);
 int runCcs(const CcsOptionsCli& options);
 
 }  // namespace tac3map::cli

@@ -174,7 +174,9 @@ int convertMapping(const ConvertOptions& o) {
 
 }  // namespace
 
-CLI::App* addConvertCommand(CLI::App& app, ConvertOptions& o, Deprecations& deprecated) {
+Command addConvertCommand(CLI::App& app, Deprecations& deprecated) {
+  auto options = std::make_shared<ConvertOptions>();
+  ConvertOptions& o = *options;
   CLI::App* cmd = app.add_subcommand(
       "convert",
       "write a trace or a mapping in another format (docs/convert.md)\n  examples: tac3map "
@@ -239,8 +241,8 @@ CLI::App* addConvertCommand(CLI::App& app, ConvertOptions& o, Deprecations& depr
   cmd->add_option("--ranks", o.ranks,
                   "Scotch input: the ranks are vertices 0..N-1, higher ones padding")
       ->check(CLI::Range(1, 1 << 30));
-  cmd->parse_complete_callback([cmd, &o] { checkMode(*cmd, o); });
-  return cmd;
+  cmd->parse_complete_callback([cmd, options] { checkMode(*cmd, *options); });
+  return runWhenParsed(cmd, options, runConvert);
 }
 
 int runConvert(const ConvertOptions& o) {

@@ -7,11 +7,10 @@
 //             `map --output-format` and Scotch's .map (+ .tgt).
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <string>
 
+#include "common_options.hpp"
 #include "tac3map/pipeline/inputs.hpp"
-#include "usage.hpp"
 
 namespace tac3map::cli {
 
@@ -31,7 +30,7 @@ struct ConvertOptions {
 };
 
 // Its old --format spelling (of --trace-format) goes to `deprecated`.
-CLI::App* addConvertCommand(CLI::App& app, ConvertOptions& options, Deprecations& deprecated);
+Command addConvertCommand(CLI::App& app, Deprecations& deprecated);
 int runConvert(const ConvertOptions& options);
 
 }  // namespace tac3map::cli

@@ -1,6 +1,7 @@
 #include "gen_command.hpp"
 
 #include <iostream>
+#include <vector>
 
 #include "tac3map/io/atomic_file.hpp"
 #include "tac3map/io/error.hpp"
@@ -18,7 +19,107 @@ int writeTrace(const std::string& output, const std::string& text) {
   return 0;
 }
 
+// Each generator is a subcommand of `gen`.
+Command addCg(CLI::App& gen) {
+  auto options = std::make_shared<GenCgOptions>();
+  GenCgOptions& o = *options;
+  CLI::App* cmd = gen.add_subcommand(
+      "cg",
+      "the NAS CG communication pattern\n  example: tac3map gen cg --ranks 64 --bytes "
+      "1048576 --variant sendrecv -o cg64.trace");
+  cmd->add_option("--ranks", o.pattern.ranks, "number of ranks (a power of two)")
+      ->capture_default_str();
+  cmd->add_option("--bytes", o.pattern.bytes, "bytes per message")
+      ->check(nonNegative())
+      ->capture_default_str();
+  cmd->add_option("--variant", o.variant, cgVariantNames().help())
+      ->check(choiceOf(cgVariantNames()))
+      ->capture_default_str();
+  cmd->add_option("--iterations", o.pattern.iterations, "kernel iterations, each with a marker")
+      ->capture_default_str();
+  cmd->add_option("--output,-o", o.output, "trace file to write (default: standard output)");
+  return runWhenParsed(cmd, options, runGenCg);
+}
+
+Command addStencil(CLI::App& gen) {
+  auto options = std::make_shared<GenStencilOptions>();
+  GenStencilOptions& o = *options;
+  CLI::App* cmd = gen.add_subcommand(
+      "stencil",
+      "halo exchange on a 2D/3D grid\n  example: tac3map gen stencil --dims 48x48x48 --points 7 "
+      "--periodic --bytes 65536 -o stencil.trace");
+  cmd->add_option("--dims", o.dims, "grid extents, x fastest (2 or 3 values)")
+      ->capture_default_str();
+  cmd->add_option("--points", o.pattern.points, "2D: 5 or 9; 3D: 7 or 27")->capture_default_str();
+  cmd->add_flag("--periodic", o.pattern.periodic, "wrap around the grid's edges");
+  cmd->add_option("--bytes", o.pattern.bytes, "bytes per message")
+      ->check(nonNegative())
+      ->capture_default_str();
+  cmd->add_option("--variant", o.variant, exchangeStyleNames().help())
+      ->check(choiceOf(exchangeStyleNames()))
+      ->capture_default_str();
+  cmd->add_option("--iterations", o.pattern.iterations, "kernel iterations")->capture_default_str();
+  cmd->add_option("--output,-o", o.output, "trace file (default: standard output)");
+  return runWhenParsed(cmd, options, runGenStencil);
+}
+
+Command addAlltoall(CLI::App& gen) {
+  auto options = std::make_shared<GenAlltoallOptions>();
+  GenAlltoallOptions& o = *options;
+  CLI::App* cmd = gen.add_subcommand(
+      "alltoall",
+      "all-to-all within groups of consecutive ranks (FFT-like transposes)\n  example: tac3map "
+      "gen alltoall --ranks 64 --group 8 --bytes 65536 -o a2a.trace");
+  cmd->add_option("--ranks", o.pattern.ranks, "number of ranks")->capture_default_str();
+  cmd->add_option("--group", o.pattern.group, "ranks per group (divides --ranks)")
+      ->capture_default_str();
+  cmd->add_option("--bytes", o.pattern.bytes, "bytes per message")
+      ->check(nonNegative())
+      ->capture_default_str();
+  cmd->add_option("--variant", o.variant, exchangeStyleNames().help())
+      ->check(choiceOf(exchangeStyleNames()))
+      ->capture_default_str();
+  cmd->add_option("--iterations", o.pattern.iterations, "kernel iterations")->capture_default_str();
+  cmd->add_option("--output,-o", o.output, "trace file (default: standard output)");
+  return runWhenParsed(cmd, options, runGenAlltoall);
+}
+
+Command addRandom(CLI::App& gen) {
+  auto options = std::make_shared<GenRandomOptions>();
+  GenRandomOptions& o = *options;
+  CLI::App* cmd = gen.add_subcommand(
+      "random",
+      "random sparse pattern\n  example: tac3map gen random --ranks 256 --degree 4 --bytes "
+      "65536 --max-bytes 1048576 --seed 7 -o random.trace");
+  cmd->add_option("--ranks", o.pattern.ranks, "number of ranks")->capture_default_str();
+  cmd->add_option("--degree", o.pattern.degree, "distinct destinations per rank")
+      ->capture_default_str();
+  cmd->add_option("--bytes", o.pattern.bytes, "bytes per message (the smallest with --max-bytes)")
+      ->check(nonNegative())
+      ->capture_default_str();
+  cmd->add_option("--max-bytes", o.pattern.maxBytes, "sizes uniform in [--bytes, --max-bytes]")
+      ->check(nonNegative());
+  cmd->add_option("--seed", o.pattern.seed, "random seed")
+      ->check(nonNegative())
+      ->capture_default_str();
+  cmd->add_option("--iterations", o.pattern.iterations, "kernel iterations")->capture_default_str();
+  cmd->add_option("--output,-o", o.output, "trace file (default: standard output)");
+  return runWhenParsed(cmd, options, runGenRandom);
+}
+
 }  // namespace
+
+Command addGenCommand(CLI::App& app, Deprecations& /*deprecated: none*/) {
+  CLI::App* cmd = app.add_subcommand("gen", "write synthetic traces");
+  cmd->require_subcommand(1);
+  const std::vector<Command> generators = {addCg(*cmd), addStencil(*cmd), addAlltoall(*cmd),
+                                           addRandom(*cmd)};
+  return [generators]() -> std::optional<int> {
+    for (const Command& generator : generators)
+      if (const std::optional<int> code = generator()) return code;
+    return std::nullopt;
+  };
+}
 
 int runGenCg(const GenCgOptions& o) {
   CgOptions pattern = o.pattern;

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "common_options.hpp"
 #include "tac3map/gen/cg_pattern.hpp"
 #include "tac3map/gen/patterns.hpp"
 
@@ -34,6 +35,8 @@ struct GenRandomOptions {
   std::string output;
 };
 
+// `gen` with its generators: cg, stencil, alltoall, random.
+Command addGenCommand(CLI::App& app, Deprecations& deprecated);
 int runGenCg(const GenCgOptions& options);
 int runGenStencil(const GenStencilOptions& options);
 int runGenAlltoall(const GenAlltoallOptions& options);

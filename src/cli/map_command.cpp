@@ -13,8 +13,10 @@
 #include "progress_line.hpp"
 #include "report.hpp"
 #include "score_table.hpp"
+#include "tac3map/initial/initial_mapper.hpp"
 #include "tac3map/io/atomic_file.hpp"
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/limits.hpp"
 #include "tac3map/mapping/rankmap.hpp"
 #include "tac3map/pipeline/job.hpp"
 #include "tac3map/pipeline/job_context.hpp"
@@ -67,7 +69,99 @@ double secondsSince(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
 
+// --init's help: auto, each start of the list (initial_mapper.hpp) with its description, the
+// random mappings and a file.
+std::string initHelp() {
+  std::string names, starts;
+  for (const auto& mapper : initialMappers()) {
+    names += (names.empty() ? "" : ", ") + std::string(mapper->name());
+    starts += std::string(" | ") + mapper->name();
+    if (*mapper->description()) starts += std::string(" (") + mapper->description() + ")";
+  }
+  return "start: auto (the best of " + names +
+         " and a hop-bytes search from each, with K > 1 also each refined by node swaps, by the "
+         "objective)" +
+         starts + " | random (seeded by --seed) | random:SEED | a mapping file";
+}
+
 }  // namespace
+
+Command addMapCommand(CLI::App& app, Deprecations& deprecated) {
+  auto options = std::make_shared<MapOptions>();
+  MapOptions& o = *options;
+  CLI::App* cmd = app.add_subcommand(
+      "map",
+      "find a mapping by simulated annealing and write it\n  example: tac3map map "
+      "--machine topologies/fx10.json --shape 2x2x2x2x3x2 --trace examples/cg64-sendrecv.trace -o "
+      "cg64.map");
+  addBoxOptions(*cmd, o.box);
+  addTraceOptions(*cmd, o.input, &deprecated);
+  cmd->add_option("--objective", o.objective, objectiveNames().help())
+      ->check(choiceOf(objectiveNames()))
+      ->capture_default_str();
+  cmd->add_option("--seed", o.seed, "random seed (0 to 2^64-1)")
+      ->check(nonNegative())
+      ->capture_default_str();
+  cmd->add_option("--init", o.init, initHelp())->capture_default_str();
+  cmd->add_option("--grid", o.grid,
+                  "the ranks' process grid for the geometric start, e.g. 48x46x72 (rank = x + "
+                  "X (y + Y z)); default: detected from the pattern");
+  cmd->add_option("--moves", o.moves, "trial moves: " + moveKindNames().help())
+      ->check(choiceOf(moveKindNames()))
+      ->capture_default_str();
+  cmd->add_option("--refiner", o.schedule.refiner, "the search: " + refinerNames().help())
+      ->check(choiceOf(refinerNames()))
+      ->capture_default_str();
+  cmd->add_option("--t0", o.schedule.t0, "initial temperature")->capture_default_str();
+  cmd->add_option("--t-end", o.schedule.tEnd, "final temperature")->capture_default_str();
+  cmd->add_option("--trials", o.schedule.trialsPerTemperature, "trials per temperature")
+      ->check(CLI::Range(std::uint64_t{1}, limits::kMaxTrials))
+      ->capture_default_str();
+  cmd->add_option("--cooling", o.schedule.cooling, "temperature factor per step")
+      ->capture_default_str();
+  cmd->add_flag("--no-early-stop", o.noEarlyStop,
+                "run the whole schedule even when tac3 reaches its lower bound");
+  cmd->add_flag("--no-tie-break", o.noTieBreak,
+                "tac3: keep the search's best mapping as it is (no descent to fewer shared "
+                "links, then fewer byte-hops, at equal tac3)");
+  cmd->add_option("--time-limit", o.schedule.timeLimit,
+                  "seconds for the whole search: the starts of --init auto and their "
+                  "searches, the chains, multilevel's levels and the tie-break share them "
+                  "(reading the trace and building routes come on top; docs/search.md)");
+  cmd->add_option("--chains", o.chains, "independent chains (seeds seed, seed+1, ...)")
+      ->check(CLI::Range(1, limits::kMaxChains))
+      ->capture_default_str();
+  cmd->add_option("--threads", o.threads,
+                  "threads running the chains (result does not "
+                  "depend on it)")
+      ->check(CLI::Range(1, limits::kMaxThreads))
+      ->capture_default_str();
+  cmd->add_flag("--quiet,-q", o.quiet, "print nothing but errors (no progress line, no summary)");
+  cmd->add_option("--output,-o", o.output, "mapping file to write")->required();
+  cmd->add_option("--output-format,-f", o.mapFormat,
+                  "format of -o: " + mapFormatNames().help() + " (docs/rankmap-formats.md)")
+      ->check(choiceOf(mapFormatNames()))
+      ->capture_default_str();
+  deprecated.add(*cmd, "--map-format", "--output-format", o.mapFormat, "old --output-format")
+      ->check(choiceOf(mapFormatNames()));
+  cmd->add_option("--cores-per-node", o.coresPerNode,
+                  "cores per node (C): openmpi-rankfile --bind core binds slot s to cores "
+                  "s*C/K..(s+1)*C/K-1 (0: the machine file's cores_per_node, else slot s to "
+                  "core s)")
+      ->check(CLI::Range(0, limits::kMaxCoresPerNode))
+      ->capture_default_str();
+  cmd->add_option("--sockets-per-node", o.socketsPerNode,
+                  "sockets per node (S) for --bind socket (0: the machine file's "
+                  "sockets_per_node, else 1)")
+      ->check(CLI::Range(0, limits::kMaxCoresPerNode))
+      ->capture_default_str();
+  cmd->add_option("--bind", o.bind,
+                  "what openmpi-rankfile binds each rank to: " + rankfileBindNames().help())
+      ->check(choiceOf(rankfileBindNames()))
+      ->capture_default_str();
+  cmd->add_option("--report", o.report, "JSON report to write");
+  return runWhenParsed(cmd, options, runMap);
+}
 
 int runMap(const MapOptions& o) {
   checkOutputPaths({{"-o", o.output}, {"--report", o.report}});

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "common_options.hpp"
 #include "tac3map/pipeline/inputs.hpp"
 #include "tac3map/search/schedule.hpp"
 
@@ -34,6 +35,7 @@ struct MapOptions {
   std::string report;
 };
 
+Command addMapCommand(CLI::App& app, Deprecations& deprecated);
 int runMap(const MapOptions& options);
 
 }  // namespace tac3map::cli

@@ -16,7 +16,9 @@
 
 namespace tac3map::cli {
 
-CLI::App* addPlatformCommand(CLI::App& app, PlatformOptions& o) {
+Command addPlatformCommand(CLI::App& app, Deprecations& /*deprecated: none*/) {
+  auto options = std::make_shared<PlatformOptions>();
+  PlatformOptions& o = *options;
   CLI::App* cmd = app.add_subcommand(
       "platform",
       "write the box as a SimGrid platform (and an SMPI host file for a mapping)\n  example: "
@@ -50,7 +52,7 @@ CLI::App* addPlatformCommand(CLI::App& app, PlatformOptions& o) {
   cmd->add_option("--output,-o", o.output, "platform XML to write")->required();
   cmd->add_option("--hostfile", o.hostfile, "SMPI host file to write: line r = the host of rank r");
   cmd->add_flag("--quiet,-q", o.quiet, "print nothing but errors");
-  return cmd;
+  return runWhenParsed(cmd, options, runPlatform);
 }
 
 int runPlatform(const PlatformOptions& o) {

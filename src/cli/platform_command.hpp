@@ -2,8 +2,9 @@
 // the SMPI host file that places each rank on its node, for `smpirun -replay`.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <string>
+
+#include "common_options.hpp"
 
 namespace tac3map::cli {
 
@@ -22,7 +23,7 @@ struct PlatformOptions {
   bool quiet = false;
 };
 
-CLI::App* addPlatformCommand(CLI::App& app, PlatformOptions& options);
+Command addPlatformCommand(CLI::App& app, Deprecations& deprecated);
 int runPlatform(const PlatformOptions& options);
 
 }  // namespace tac3map::cli

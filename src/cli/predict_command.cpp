@@ -8,12 +8,41 @@
 #include "tac3map/io/error.hpp"
 #include "tac3map/model/collectives.hpp"
 #include "tac3map/model/predict.hpp"
+#include "tac3map/model/profile.hpp"
 #include "tac3map/pipeline/job.hpp"
 #include "tac3map/pipeline/job_context.hpp"
 
 namespace tac3map::cli {
 
 using nlohmann::json;
+
+Command addPredictCommand(CLI::App& app, Deprecations& deprecated) {
+  auto options = std::make_shared<PredictOptionsCli>();
+  PredictOptionsCli& o = *options;
+  CLI::App* cmd = app.add_subcommand(
+      "predict",
+      "predict the time of one iteration under a mapping from a measured profile\n  example: "
+      "tac3map predict --machine topologies/fx10.json --shape 2x2x2x2x3x2 --trace "
+      "examples/cg64-sendrecv.trace tofu-default --profile topologies/fx10-profile.json "
+      "--barriers");
+  addBoxOptions(*cmd, o.box, false);
+  addTraceOptions(*cmd, o.input, &deprecated);
+  cmd->add_option("mapping", o.mapping, "mapping file or name")->required();
+  cmd->add_option("--profile", o.profile, "profile JSON (tac3map-pingpong writes one)")->required();
+  cmd->add_option("--model", o.model, modelKindNames().help())
+      ->check(choiceOf(modelKindNames()))
+      ->capture_default_str();
+  cmd->add_flag("--barriers", o.barriers,
+                "advise where a barrier between CCSs pays (cross-CCS collisions)");
+  cmd->add_flag("--collectives-compare", o.collectivesCompare,
+                "each collective's predicted time under every algorithm, the best, and "
+                "the best by message size");
+  cmd->add_option("--output-format,-f", o.format, "text | json")
+      ->check(choiceOf({"text", "json"}))
+      ->capture_default_str();
+  cmd->add_flag("--json", o.json, "the same as --output-format json");
+  return runWhenParsed(cmd, options, runPredict);
+}
 
 int runPredict(const PredictOptionsCli& o) {
   const Job job(jobContext(o.box, {o.mapping}), o.input);

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "common_options.hpp"
 #include "tac3map/pipeline/inputs.hpp"
 
 namespace tac3map::cli {
@@ -20,6 +21,7 @@ struct PredictOptionsCli {
   bool json = false;            // the same as format json
 };
 
+Command addPredictCommand(CLI::App& app, Deprecations& deprecated);
 int runPredict(const PredictOptionsCli& options);
 
 }  // namespace tac3map::cli

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "common_options.hpp"
 #include "tac3map/pipeline/inputs.hpp"
 
 namespace tac3map::cli {
@@ -19,6 +20,7 @@ struct ScoreOptions {
   std::string baseline;  // the mapping the ratios are taken against; "" = the first
 };
 
+Command addScoreCommand(CLI::App& app, Deprecations& deprecated);
 int runScore(const ScoreOptions& options);
 
 }  // namespace tac3map::cli

@@ -1,6 +1,7 @@
 #include "topology_command.hpp"
 
 #include <iostream>
+#include <vector>
 
 #include "tac3map/gen/topologies.hpp"
 #include "tac3map/io/atomic_file.hpp"
@@ -20,7 +21,9 @@ std::vector<double> numbers(const std::string& text, const std::string& what) {
 
 }  // namespace
 
-std::vector<CLI::App*> addTopologyCommand(CLI::App& app, TopologyOptions& o) {
+Command addTopologyCommand(CLI::App& app, Deprecations& /*deprecated: none*/) {
+  auto options = std::make_shared<TopologyOptions>();
+  TopologyOptions& o = *options;
   CLI::App* cmd =
       app.add_subcommand("topology",
                          "write a machine file: torus | tree | fat-tree | dragonfly\n"
@@ -61,7 +64,12 @@ std::vector<CLI::App*> addTopologyCommand(CLI::App& app, TopologyOptions& o) {
   fly->add_option("--global-latency", o.globalLatency,
                   "seconds per global link (default: --latency)");
   common(fly, false);
-  return {torus, tree, fat, fly};
+  const std::vector<const CLI::App*> kinds = {torus, tree, fat, fly};
+  return [kinds, options]() -> std::optional<int> {
+    for (const CLI::App* kind : kinds)
+      if (kind->parsed()) return runTopology(kind->get_name(), *options);
+    return std::nullopt;
+  };
 }
 
 int runTopology(const std::string& kind, const TopologyOptions& o) {

@@ -1,9 +1,9 @@
 // tac3map topology: machine files from a few parameters (gen/topologies.hpp).
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <string>
-#include <vector>
+
+#include "common_options.hpp"
 
 namespace tac3map::cli {
 
@@ -20,8 +20,8 @@ struct TopologyOptions {
   bool quiet = false;
 };
 
-// Adds `topology` with its four kinds; returns the kinds' subcommands.
-std::vector<CLI::App*> addTopologyCommand(CLI::App& app, TopologyOptions& options);
+// `topology` with its four kinds: torus, tree, fat-tree, dragonfly.
+Command addTopologyCommand(CLI::App& app, Deprecations& deprecated);
 int runTopology(const std::string& kind, const TopologyOptions& options);
 
 }  // namespace tac3map::cli

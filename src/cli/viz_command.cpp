@@ -4,10 +4,41 @@
 #include "tac3map/io/atomic_file.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/output/viz.hpp"
+#include "tac3map/output/viz_options.hpp"
 #include "tac3map/pipeline/job.hpp"
 #include "tac3map/pipeline/job_context.hpp"
 
 namespace tac3map::cli {
+
+Command addVizCommand(CLI::App& app, Deprecations& deprecated) {
+  auto options = std::make_shared<VizOptionsCli>();
+  VizOptionsCli& o = *options;
+  CLI::App* cmd = app.add_subcommand(
+      "viz",
+      "draw a mapping (and the links each CCS loads) as SVG or PNG\n  example: tac3map viz "
+      "--machine topologies/fx10.json --shape 2x2x2x2x3x2 --trace examples/cg64-sendrecv.trace "
+      "cg64.map --compare identity -o cg64.svg");
+  addBoxOptions(*cmd, o.box);
+  addTraceOptions(*cmd, o.input, &deprecated);
+  cmd->add_option("mapping", o.mapping, "mapping file or name (identity, tofu-default, ...)")
+      ->required();
+  cmd->add_option("--compare", o.compare, "a second mapping, drawn side by side");
+  cmd->add_flag("--aggregate-only", o.aggregateOnly,
+                "one panel per mapping (largest load per link over the CCSs); automatic "
+                "when nodes are aggregated (above 256 nodes) or above 16 CCSs");
+  cmd->add_option("--detail", o.detail,
+                  vizDetailNames().help() + "; auto: links up to 256 nodes, nodes up to 8192")
+      ->check(choiceOf(vizDetailNames()))
+      ->capture_default_str();
+  cmd->add_option("--plane", o.plane,
+                  "the slice plane's two axes, across then down, e.g. X,Y (default: the "
+                  "box's two largest)");
+  cmd->add_option("--output,-o", o.output,
+                  "picture to write: .svg, or .png (drawn by rsvg-convert)")
+      ->required();
+  cmd->add_flag("--quiet,-q", o.quiet, "print nothing but errors");
+  return runWhenParsed(cmd, options, runViz);
+}
 
 int runViz(const VizOptionsCli& o) {
   checkOutputPaths({{"-o", o.output}});

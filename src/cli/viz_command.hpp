@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "common_options.hpp"
 #include "tac3map/pipeline/inputs.hpp"
 
 namespace tac3map::cli {
@@ -19,6 +20,7 @@ struct VizOptionsCli {
   std::string plane;            // "X,Y": the slice plane's axes (empty: the two largest)
 };
 
+Command addVizCommand(CLI::App& app, Deprecations& deprecated);
 int runViz(const VizOptionsCli& options);
 
 }  // namespace tac3map::cli
