@@ -51,11 +51,13 @@ TEST(NodeSwap, NeverWorseByTheReferenceAndBetterFromRandomStarts) {
   const Box box = makeBox(fx10, "1x2x2x2x1x1");
   const Network router(fx10, box);
   Rng rng(24);
+  // Under the sanitizers (several times slower) one draw per setting.
+  const int draws = testing::underSanitizers() ? 1 : 2;
   int swapped = 0, differ = 0;
   for (int k : {2, 4})
     for (int tasks : {box.nodeCount * k, box.nodeCount * k - k - 1})
       for (Tac3Engine engine : {Tac3Engine::Auto, Tac3Engine::General})
-        for (int draw = 0; draw < 2; ++draw) {
+        for (int draw = 0; draw < draws; ++draw) {
           const Model model = makeModel(fx10, 0, k);
           const Problem p = testing::randomModelProblem(tasks, 3, rng, model);
           const Mapping start = randomMapping(tasks, box, rng.below(1u << 30), k);
@@ -80,8 +82,8 @@ TEST(NodeSwap, NeverWorseByTheReferenceAndBetterFromRandomStarts) {
           }
           differ += results[0].nodeOfTask != results[1].nodeOfTask;
         }
-  EXPECT_EQ(swapped, 32);  // a random start always has a better neighbour
-  EXPECT_GT(differ, 0);    // the kind of kick is used
+  EXPECT_EQ(swapped, 16 * draws);  // a random start always has a better neighbour
+  EXPECT_GT(differ, 0);            // the kind of kick is used
 }
 
 TEST(NodeSwap, OneRankPerNodeKeepsTheStart) {
