@@ -19,6 +19,26 @@ int writeTrace(const std::string& output, const std::string& text) {
   return 0;
 }
 
+// The last options of the stencil, all-to-all and random generators, in --help's order.
+template <class Options>
+void addIterationsAndOutput(CLI::App* cmd, Options& o) {
+  cmd->add_option("--iterations", o.pattern.iterations, "kernel iterations")->capture_default_str();
+  cmd->add_option("--output,-o", o.output, "trace file (default: standard output)");
+}
+
+// A pattern sent in one of the exchange styles (stencil, all-to-all): its message size and
+// style, then the last options.
+template <class Options>
+void addExchangeOptions(CLI::App* cmd, Options& o) {
+  cmd->add_option("--bytes", o.pattern.bytes, "bytes per message")
+      ->check(nonNegative())
+      ->capture_default_str();
+  cmd->add_option("--variant", o.variant, exchangeStyleNames().help())
+      ->check(choiceOf(exchangeStyleNames()))
+      ->capture_default_str();
+  addIterationsAndOutput(cmd, o);
+}
+
 // Each generator is a subcommand of `gen`.
 Command addCg(CLI::App& gen) {
   auto options = std::make_shared<GenCgOptions>();
@@ -52,14 +72,7 @@ Command addStencil(CLI::App& gen) {
       ->capture_default_str();
   cmd->add_option("--points", o.pattern.points, "2D: 5 or 9; 3D: 7 or 27")->capture_default_str();
   cmd->add_flag("--periodic", o.pattern.periodic, "wrap around the grid's edges");
-  cmd->add_option("--bytes", o.pattern.bytes, "bytes per message")
-      ->check(nonNegative())
-      ->capture_default_str();
-  cmd->add_option("--variant", o.variant, exchangeStyleNames().help())
-      ->check(choiceOf(exchangeStyleNames()))
-      ->capture_default_str();
-  cmd->add_option("--iterations", o.pattern.iterations, "kernel iterations")->capture_default_str();
-  cmd->add_option("--output,-o", o.output, "trace file (default: standard output)");
+  addExchangeOptions(cmd, o);
   return runWhenParsed(cmd, options, runGenStencil);
 }
 
@@ -73,14 +86,7 @@ Command addAlltoall(CLI::App& gen) {
   cmd->add_option("--ranks", o.pattern.ranks, "number of ranks")->capture_default_str();
   cmd->add_option("--group", o.pattern.group, "ranks per group (divides --ranks)")
       ->capture_default_str();
-  cmd->add_option("--bytes", o.pattern.bytes, "bytes per message")
-      ->check(nonNegative())
-      ->capture_default_str();
-  cmd->add_option("--variant", o.variant, exchangeStyleNames().help())
-      ->check(choiceOf(exchangeStyleNames()))
-      ->capture_default_str();
-  cmd->add_option("--iterations", o.pattern.iterations, "kernel iterations")->capture_default_str();
-  cmd->add_option("--output,-o", o.output, "trace file (default: standard output)");
+  addExchangeOptions(cmd, o);
   return runWhenParsed(cmd, options, runGenAlltoall);
 }
 
@@ -102,8 +108,7 @@ Command addRandom(CLI::App& gen) {
   cmd->add_option("--seed", o.pattern.seed, "random seed")
       ->check(nonNegative())
       ->capture_default_str();
-  cmd->add_option("--iterations", o.pattern.iterations, "kernel iterations")->capture_default_str();
-  cmd->add_option("--output,-o", o.output, "trace file (default: standard output)");
+  addIterationsAndOutput(cmd, o);
   return runWhenParsed(cmd, options, runGenRandom);
 }
 
