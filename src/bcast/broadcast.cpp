@@ -22,6 +22,24 @@ int findRoot(std::vector<int>& parent, int v) {
 
 }  // namespace
 
+namespace {
+
+const GraphNetwork& treeOf(const Machine& machine) {
+  const GraphNetwork* graph = machine.topology->graph();
+  if (graph == nullptr)
+    failIn(machine.source, std::string("bcast needs a tree network: a ") +
+                               machine.topology->kind() +
+                               " machine is not one (a machine file of kind \"graph\" whose "
+                               "links form a tree is)");
+  return *graph;
+}
+
+}  // namespace
+
+BroadcastNetwork::BroadcastNetwork(const Machine& machine,
+                                   const std::vector<std::string>& participants)
+    : BroadcastNetwork(treeOf(machine), participants) {}
+
 BroadcastNetwork::BroadcastNetwork(const GraphNetwork& net,
                                    const std::vector<std::string>& participants)
     : net_(net) {

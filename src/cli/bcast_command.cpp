@@ -50,12 +50,12 @@ int runBcast(const BcastOptions& o) {
   if (!o.output.empty() && o.output == o.traceOut)
     throw InputError("--output and --trace-out name the same file");
   if (o.timeLimit < 0) throw InputError("--time-limit must be >= 0");
-  const GraphNetwork graph = loadGraphNetwork(o.machine);
+  const Machine machine = loadMachine(o.machine);
   std::vector<std::string> names;
   std::stringstream list(o.participants);
   for (std::string name; std::getline(list, name, ',');)
     if (!name.empty()) names.push_back(name);
-  const BroadcastNetwork net(graph, names);
+  const BroadcastNetwork net(machine, names);
   const int root = net.indexOf(o.root);
   if (root < 0) throw InputError("--root: '" + o.root + "' is not a participant of " + o.machine);
   const BroadcastSchedule s =

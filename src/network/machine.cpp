@@ -8,6 +8,7 @@
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/json_input.hpp"
 #include "tac3map/io/limits.hpp"
+#include "topology_kinds.hpp"
 
 namespace tac3map {
 namespace {
@@ -134,96 +135,32 @@ void readNodeOptions(const json& doc, Machine& machine) {
         doc["sockets_per_node"], 1, limits::kMaxCoresPerNode, "sockets_per_node", source));
 }
 
-// A graph machine: one axis of compute nodes; bandwidth and latency the route links' worst.
-Machine graphMachine(const json& doc, const std::string& text, const std::string& source) {
-  Machine machine;
-  machine.source = source;
-  auto graph = std::make_shared<GraphNetwork>(parseGraphNetwork(text, source));
-  machine.name = graph->name;
-  machine.axes = {{"node", graph->computeCount(), false}};
-  machine.routingOrder = {0};
-  std::vector<bool> routed(graph->arcs.size(), false);
-  for (int arc : graph->routeArcs) routed[arc] = true;
-  for (std::size_t a = 0; a < graph->arcs.size(); ++a) {
-    if (!routed[a]) continue;
-    const GraphArc& arc = graph->arcs[a];
-    if (machine.linkBandwidth == 0 || arc.bandwidth < machine.linkBandwidth)
-      machine.linkBandwidth = arc.bandwidth;
-    machine.hopLatency = std::max(machine.hopLatency, arc.latency);
-  }
-  // One compute node and no routes: any positive figure (nothing ever crosses a link).
-  if (machine.linkBandwidth == 0) machine.linkBandwidth = graph->arcs.front().bandwidth;
-  machine.graph = std::move(graph);
-  readNodeOptions(doc, machine);
-  return machine;
-}
-
 }  // namespace
 
+// The common fields here; the kind's own (axes, nodes, links, routes) its TopologyKind reads.
 Machine parseMachine(const std::string& text, const std::string& source) {
   const json doc = parseJson(text, source);
-  if (doc.is_object() && doc.contains("kind") && doc["kind"] != "torus") {
-    if (doc["kind"] != "graph") failIn(source, "kind: expected \"graph\" or \"torus\"");
-    return graphMachine(doc, text, source);
+  if (!doc.is_object()) failIn(source, "top level: expected a JSON object");
+  const std::vector<TopologyKind>& kinds = topologyKinds();
+  const TopologyKind* kind = &kinds.front();
+  if (doc.contains("kind")) {
+    const json& name = doc["kind"];
+    const auto it = std::find_if(kinds.begin(), kinds.end(), [&](const TopologyKind& k) {
+      return name.is_string() && name.get<std::string>() == k.name;
+    });
+    if (it == kinds.end()) {
+      std::string names;
+      for (const TopologyKind& k : kinds)
+        names += std::string(names.empty() ? "" : ", ") + "\"" + k.name + "\"";
+      failIn(source, "kind: expected one of " + names);
+    }
+    kind = &*it;
   }
   Machine machine;
   machine.source = source;
-  machine.name = doc.is_object() && doc.contains("name") && doc["name"].is_string()
-                     ? doc["name"].get<std::string>()
-                     : source;
-  const json& axes = jsonField(doc, "axes", "top level", source);
-  if (!axes.is_array() || axes.empty()) failIn(source, "axes: expected a non-empty array");
-  long long nodes = 1;
-  for (std::size_t i = 0; i < axes.size(); ++i) {
-    const std::string where = "axes[" + std::to_string(i) + "]";
-    Axis axis;
-    const json& name = jsonField(axes[i], "name", where, source);
-    if (!name.is_string() || name.get<std::string>().empty())
-      failIn(source, where + ".name: expected a non-empty string");
-    axis.name = name.get<std::string>();
-    const json& size = jsonField(axes[i], "size", where, source);
-    if (!size.is_number_integer() || size.get<long long>() < 1 ||
-        size.get<long long>() > limits::kMaxAxisSize)
-      failIn(source, where + ".size: expected an integer from 1 to " +
-                         std::to_string(limits::kMaxAxisSize));
-    axis.size = size.get<int>();
-    // The product stays below kMaxMachineNodes x kMaxAxisSize < 2^33: no overflow. Checked
-    // here, before anything is sized per node (Network's tables, node tables, allocations).
-    nodes *= axis.size;
-    if (nodes > limits::kMaxMachineNodes)
-      failLimit(source, 0,
-                where + ".size: the axes make " + std::to_string(nodes) +
-                    " nodes or more, beyond tac3map's limit of " +
-                    std::to_string(limits::kMaxMachineNodes) +
-                    " nodes (26 times Fugaku's 158,976; docs/limits.md)");
-    const json& wrap = jsonField(axes[i], "wrap", where, source);
-    if (!wrap.is_boolean()) failIn(source, where + ".wrap: expected true or false");
-    axis.wrap = wrap.get<bool>();
-    for (const Axis& other : machine.axes)
-      if (other.name == axis.name) failIn(source, where + ".name: axis '" + axis.name + "' twice");
-    machine.axes.push_back(axis);
-  }
-  const json& order = jsonField(doc, "routing_order", "top level", source);
-  if (!order.is_array() || order.size() != machine.axes.size())
-    failIn(source, "routing_order: expected each of the axes (" + joinNames(machine.axes) +
-                       ") exactly once");
-  std::vector<bool> seen(machine.axes.size(), false);
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    const std::string where = "routing_order[" + std::to_string(i) + "]";
-    if (!order[i].is_string()) failIn(source, where + ": expected an axis name");
-    const std::string name = order[i].get<std::string>();
-    auto it = std::find_if(machine.axes.begin(), machine.axes.end(),
-                           [&](const Axis& a) { return a.name == name; });
-    if (it == machine.axes.end()) failIn(source, where + ": unknown axis '" + name + "'");
-    const int index = static_cast<int>(it - machine.axes.begin());
-    if (seen[index]) failIn(source, where + ": axis '" + name + "' named twice");
-    seen[index] = true;
-    machine.routingOrder.push_back(index);
-  }
-  machine.linkBandwidth = positiveNumber(jsonField(doc, "link_bandwidth", "top level", source),
-                                         "link_bandwidth", source);
-  machine.hopLatency =
-      nonNegativeNumber(jsonField(doc, "hop_latency", "top level", source), "hop_latency", source);
+  machine.name =
+      doc.contains("name") && doc["name"].is_string() ? doc["name"].get<std::string>() : source;
+  machine.topology = kind->read(doc, text, machine);
   readNodeOptions(doc, machine);
   return machine;
 }
@@ -271,18 +208,6 @@ int Machine::nodeCount() const {
   return nodes;
 }
 
-const std::string& Machine::hostName(int node) const {
-  static const std::string none;
-  return graph ? graph->nodes[graph->compute[node]].name : none;
-}
-
-int Machine::nodeNamed(const std::string& name) const {
-  if (!graph) return -1;
-  const std::vector<int>& compute = graph->compute;
-  const auto it = std::find(compute.begin(), compute.end(), graph->nodeId(name));
-  return it == compute.end() ? -1 : static_cast<int>(it - compute.begin());
-}
-
 std::string Machine::nodeName(const Box& box, int node) const {
   const std::string& own = hostName(node);
   return own.empty() ? coordinatesName(box.coordinatesOf(node)) : own;
@@ -292,27 +217,12 @@ Box Machine::boxFor(const std::string& shape, const std::string& offset, bool wh
                     const std::string& shapeRequired, const std::string& noShapeHint) const {
   if (!takesShape()) {
     if (!shape.empty() || !offset.empty())
-      throw InputError(source + " is a graph machine: " + noShapeHint);
+      throw InputError(source + " is a " + topology->kind() + " machine: " + noShapeHint);
     return makeBox(*this, shapeText(), "");
   }
   if (!shape.empty()) return makeBox(*this, shape, offset);
   if (!wholeWithoutShape) throw InputError(shapeRequired);
   return makeBox(*this, shapeText(), "");
-}
-
-std::string Machine::nodesText(const Box& box) const {
-  // A graph has no box shape: its compute nodes are counted instead.
-  if (graph) return std::to_string(box.nodeCount) + " compute nodes";
-  return "box " + box.shapeText() + " (" + std::to_string(box.nodeCount) + " nodes)";
-}
-
-std::string Machine::whyNoAxes() const {
-  // Its one axis "node" (the compute nodes in file order) is no direction of the network.
-  return graph ? "a graph machine has no axes" : "";
-}
-
-std::string Machine::whyNotMeshOrTorus() const {
-  return graph ? "the machine is a graph, not a mesh/torus" : "";
 }
 
 Box makeBox(const Machine& machine, const std::string& shape, const std::string& offset) {

@@ -13,8 +13,9 @@
 #include <limits>
 #include <sstream>
 
-#include "tac3map/io/error.hpp"
 #include "tac3map/base/random.hpp"
+#include "tac3map/io/error.hpp"
+#include "tac3map/network/machine.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
@@ -399,6 +400,31 @@ TEST(Broadcast, RejectsWhatIsNotATreeAndUnknownParticipants) {
   const GraphNetwork tree = parseGraphNetwork(randomTree(rng, 3), "tree.json");
   EXPECT_THROW(BroadcastNetwork(tree, {"v0", "nope"}), InputError);
   EXPECT_THROW(BroadcastNetwork(tree, {"v0", "v0"}), InputError);
+}
+
+// bcast takes a machine as every command does; its topology gives the tree, or says why not.
+TEST(Broadcast, TakesAMachineWhoseTopologyIsATree) {
+  Rng rng(5);
+  const std::string text = randomTree(rng, 5);
+  const Machine machine = parseMachine(text, "tree.json");
+  const GraphNetwork graph = parseGraphNetwork(text, "tree.json");
+  const BroadcastNetwork fromMachine(machine, {}), fromGraph(graph, {});
+  ASSERT_EQ(fromMachine.participants(), fromGraph.participants());
+  for (int p = 0; p < fromMachine.participants(); ++p)
+    EXPECT_EQ(fromMachine.name(p), fromGraph.name(p));
+  EXPECT_EQ(optimalBroadcast(fromMachine, 0, 1e6, true, 10).time,
+            optimalBroadcast(fromGraph, 0, 1e6, true, 10).time);
+  const Machine torus = parseMachine(R"({"axes": [{"name": "X", "size": 4, "wrap": true}],
+    "routing_order": ["X"], "link_bandwidth": 1e9, "hop_latency": 0})",
+                                     "ring4.json");
+  try {
+    BroadcastNetwork net(torus, {});
+    FAIL();
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("ring4.json"), std::string::npos) << what;
+    EXPECT_NE(what.find("a torus machine is not one"), std::string::npos) << what;
+  }
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "tac3map/gen/topologies.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/model/objective.hpp"
+#include "tac3map/network/graph_network.hpp"
 #include "tac3map/network/machine.hpp"
 #include "tac3map/network/network.hpp"
 #include "tac3map/network/target_torus.hpp"
@@ -147,7 +148,7 @@ TEST(GraphMachine, ScoreOnATableMachineEqualsAnIndependentEvaluation) {
     const int compute = 3 + static_cast<int>(rng.below(8));
     const RandomGraph g = randomGraph(compute, static_cast<int>(rng.below(6)), rng);
     const Machine machine = parseMachine(g.json, "random.json");
-    ASSERT_NE(machine.graph, nullptr);
+    ASSERT_NE(machine.topology->graph(), nullptr);
     const Box box = makeBox(machine, machine.shapeText());
     const Network network(machine, box);
     CcsSet sets;
@@ -254,7 +255,8 @@ TEST(GraphMachine, UnknownKindSaysWhatIsExpected) {
     FAIL();
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("m.json"), std::string::npos);
-    EXPECT_NE(std::string(e.what()).find("\"graph\" or \"torus\""), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("kind: expected one of \"torus\", \"graph\""),
+              std::string::npos);
   }
 }
 
@@ -271,7 +273,8 @@ TEST(GraphMachine, KindDecisions) {
   for (LinkId link = 0; link < r.linkIdLimit(); ++link) {
     EXPECT_TRUE(r.linkExists(link));
     const auto [from, to] = r.linkEnds(link);
-    EXPECT_EQ(r.linkName(link), m.graph->nodes[from].name + "->" + m.graph->nodes[to].name);
+    EXPECT_EQ(r.linkName(link),
+              m.topology->graph()->nodes[from].name + "->" + m.topology->graph()->nodes[to].name);
     names.insert(r.linkName(link));
   }
   EXPECT_EQ(names.size(), 16u);

@@ -8,8 +8,8 @@
 #include <deque>
 #include <sstream>
 
-#include "tac3map/io/error.hpp"
 #include "tac3map/base/random.hpp"
+#include "tac3map/io/error.hpp"
 
 namespace tac3map {
 namespace {

@@ -10,8 +10,9 @@
 #include <set>
 #include <sstream>
 
-#include "tac3map/io/error.hpp"
 #include "tac3map/base/random.hpp"
+#include "tac3map/io/error.hpp"
+#include "tac3map/network/graph_network.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
@@ -144,7 +145,7 @@ TEST(Platform, GraphMachinesKeepTheirNamesLinksAndRoutes) {
   // 8 arcs, the half-duplex link's two as one: 7 network links, and 3 per host.
   EXPECT_EQ(p.links.size(), 7u + 3u * 3u);
   const auto linkOf = [&](const std::string& from, const std::string& to) {
-    const int u = m.graph->nodeId(from), v = m.graph->nodeId(to);
+    const int u = m.topology->graph()->nodeId(from), v = m.topology->graph()->nodeId(to);
     for (LinkId link = 0; link < router.linkIdLimit(); ++link) {
       const auto [x, y] = router.linkEnds(link);
       if ((x == u && y == v) ||

@@ -19,6 +19,7 @@
 #include "tac3map/io/trace.hpp"
 #include "tac3map/model/ccs.hpp"
 #include "tac3map/model/link_loads.hpp"
+#include "tac3map/network/graph_network.hpp"
 #include "tac3map/output/graph_viz.hpp"
 #include "test_support.hpp"
 
@@ -425,7 +426,7 @@ TEST(Viz, GraphSvgCarriesEachCcsLoadsAndDrawsEveryNodeAndSwitch) {
   for (const std::string& text : {switchesReversed(fatTreeMachine(4, 2, {})),
                                   treeMachine({4, 4}, {{}}), dragonflyMachine(4, 2, 2, {}, {})}) {
     const GraphCase g(text);
-    const GraphNetwork& graph = *g.machine.graph;
+    const GraphNetwork& graph = *g.machine.topology->graph();
     SCOPED_TRACE(graph.name);
     const std::vector<VizMapping> mappings = {{"random", randomMapping(16, g.box, 7)},
                                               {"identity", identityMapping(16, g.box)}};
@@ -504,7 +505,7 @@ TEST(Viz, GraphTreesDrawWithoutCrossings) {
        {std::vector<int>{4, 4}, std::vector<int>{2, 2, 4}, std::vector<int>{3, 2, 2}}) {
     const int ranks = arity[0] == 3 ? 8 : 16;  // 12 compute nodes: 8 ranks, some nodes free
     const GraphCase g(switchesReversed(treeMachine(arity, {{}})), ranks);
-    const GraphNetwork& graph = *g.machine.graph;
+    const GraphNetwork& graph = *g.machine.topology->graph();
     const GraphPicture picture = readGraphPicture(
         renderSvg(g.machine, g.box, g.router, g.problem,
                   {{"identity", identityMapping(ranks, g.box)}}, titled("t", true)));

@@ -1,7 +1,8 @@
 // Broadcast schedules on tree networks (`tac3map bcast`; Hourai et al., the seed paper
 // `optimal-broadcast-tree-networks`, section 2's model; docs/bcast.md).
 //
-// The network is a tree (network/graph_network.hpp). Participants (default: the compute
+// The network is a tree: a machine whose topology gives its nodes and links as a graph
+// (network/topology.hpp; machine files of kind "graph"). Participants (default: the compute
 // nodes, in file order = rank order) may hold the message; every other node only relays. A
 // transfer goes from a holder to a participant that does not hold the message yet; a
 // receiver forwards only once it holds all of it; a node may send to several at once. A
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "tac3map/network/graph_network.hpp"
+#include "tac3map/network/machine.hpp"
 
 namespace tac3map {
 
@@ -42,6 +44,9 @@ class BroadcastNetwork {
  public:
   // InputError (naming the file) when the network is not a tree or a participant is unknown.
   BroadcastNetwork(const GraphNetwork& net, const std::vector<std::string>& participants);
+  // The machine's network as nodes and links (Topology::graph); InputError where the machine
+  // gives none (a mesh/torus). The machine must outlive this.
+  BroadcastNetwork(const Machine& machine, const std::vector<std::string>& participants);
 
   int participants() const { return static_cast<int>(node_.size()); }
   const std::string& name(int p) const { return net_.nodes[node_[p]].name; }

@@ -1,18 +1,18 @@
 // The machine read from topologies/*.json — a multi-dimensional mesh/torus, or a graph
 // (kind "graph": trees, fat-trees, dragonflies; graph_network.hpp) — and the job's box on it.
-// The box is what routing and mapping work on: node ids are box-relative, X fastest. A graph
-// machine is seen as one axis "node" of its compute nodes in file order; its routes, links and
-// neighbours come from the graph (network.hpp), never from that axis.
-// Every decision that depends on the kind of machine is a member here (or of Network), so
-// that the layers above never ask which kind it is: a new kind of network is added in
-// network/, not in each command, start and writer.
+// The box is what routing and mapping work on: node ids are box-relative, X fastest. What
+// depends on the kind of network is the machine's Topology (topology.hpp; one file per kind
+// and a line in network/topology_kinds.cpp), which the members below forward to, so that the
+// layers above never ask which kind it is. A graph's job is all of its compute nodes, numbered
+// in file order along one coordinate "node" (what mapping files record as "shape N"); its
+// routes, links and neighbours come from the graph (network.hpp), never from that numbering.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "tac3map/network/graph_network.hpp"
+#include "tac3map/network/topology.hpp"
 
 namespace tac3map {
 
@@ -46,10 +46,11 @@ struct Machine {
   // what an Open MPI rank file binds ranks to (rankmap.hpp) when the command line does not say.
   int coresPerNode = 0;
   int socketsPerNode = 0;
-  // Set for a machine file of kind "graph". Its linkBandwidth is the slowest bandwidth on any
-  // route between compute nodes and its hopLatency the largest latency on one (scores in
-  // seconds are then upper bounds where links differ; docs/graph-networks.md).
-  std::shared_ptr<const GraphNetwork> graph;
+  // The kind of network (the file's "kind", absent: a mesh/torus): what depends on it. A
+  // graph's linkBandwidth is the slowest bandwidth on any route between compute nodes and
+  // its hopLatency the largest latency on one (scores in seconds are then upper bounds where
+  // links differ; docs/graph-networks.md).
+  std::shared_ptr<const Topology> topology = meshTorusTopology();
 
   int axisCount() const { return static_cast<int>(axes.size()); }
   std::string shapeText() const;
@@ -59,33 +60,33 @@ struct Machine {
   // The file's own name of box node `node` (a graph's compute node name, which host files,
   // rank files and node tables use); empty where the file names no nodes (a mesh/torus,
   // whose hosts only a node table's host=NAME gives).
-  const std::string& hostName(int node) const;
+  const std::string& hostName(int node) const { return topology->hostName(node); }
   // Whether the file names its nodes: then a node table lists nodes by name (nodeNamed), and
   // every node has a host name without one.
-  bool namesNodes() const { return graph != nullptr; }
+  bool namesNodes() const { return topology->namesNodes(); }
   // The box node of the compute node called `name`; -1 if no compute node has that name.
-  int nodeNamed(const std::string& name) const;
+  int nodeNamed(const std::string& name) const { return topology->nodeNamed(name); }
   // A name for box node `node` in files other programs read (SimGrid hosts): the file's own
   // name, else n<box coordinates>, as "n0-1-2".
   std::string nodeName(const Box& box, int node) const;
 
   // Whether a job's nodes are a box the user cuts with --shape/--offset (a mapping file's
   // recorded shape then matters); a graph's job is always all of its compute nodes.
-  bool takesShape() const { return graph == nullptr; }
+  bool takesShape() const { return topology->takesShape(); }
   // The job's nodes as a box. With shape: the box `shape` at `offset` (makeBox). Without: the
   // whole machine if `wholeWithoutShape` (a node table then picks the nodes), else
   // InputError(shapeRequired). A machine that takes no shape is always whole, and refuses a
-  // shape or offset with InputError("<file> is a graph machine: " + noShapeHint).
+  // shape or offset with InputError("<file> is a <kind> machine: " + noShapeHint).
   Box boxFor(const std::string& shape, const std::string& offset, bool wholeWithoutShape,
              const std::string& shapeRequired, const std::string& noShapeHint) const;
   // The job's nodes in words, for titles: "box 2x3 (6 nodes)", "16 compute nodes".
-  std::string nodesText(const Box& box) const;
+  std::string nodesText(const Box& box) const { return topology->nodesText(box); }
 
   // Why the machine has no axes to pick or draw a plane of (empty: it has): the text shown.
-  std::string whyNoAxes() const;
+  std::string whyNoAxes() const { return topology->whyNoAxes(); }
   // Why ranks cannot be laid out along the machine's axes as a mesh/torus (empty: they can):
   // the text the starts that fold a grid onto the box give.
-  std::string whyNotMeshOrTorus() const;
+  std::string whyNotMeshOrTorus() const { return topology->whyNotMeshOrTorus(); }
 };
 
 // Reads and checks a machine description; errors name the file and line or JSON field.
