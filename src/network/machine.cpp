@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/integer_text.hpp"
 #include "tac3map/io/json_input.hpp"
 #include "tac3map/io/limits.hpp"
 #include "topology_kinds.hpp"
@@ -58,7 +59,7 @@ std::vector<int> parseAxisList(const std::string& text, char separator, const st
 
 namespace {
 
-// The items of `text` split at `separator`, each read whole by `read` (std::stoi, std::stod).
+// The items of `text` split at `separator`, each read whole by `read` (wholeInteger, stod).
 template <class T, class Read>
 std::vector<T> parseList(const std::string& text, char separator, const std::string& what,
                          Read read, const char* kind) {
@@ -86,7 +87,11 @@ std::vector<int> parseIntegerList(const std::string& text, char separator,
                                   const std::string& what) {
   return parseList<int>(
       text, separator, what,
-      [](const std::string& item, std::size_t* used) { return std::stoi(item, used); },
+      [](const std::string& item, std::size_t* used) {
+        const std::optional<int> value = wholeInteger<int>(item);  // the one integer parser
+        *used = value ? item.size() : 0;
+        return value.value_or(0);
+      },
       "an integer");
 }
 

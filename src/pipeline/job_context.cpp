@@ -5,6 +5,7 @@
 
 #include "tac3map/initial/initial_mapper.hpp"
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/integer_text.hpp"
 #include "tac3map/mapping/mapping_context.hpp"
 #include "tac3map/mapping/mapping_names.hpp"
 
@@ -155,7 +156,7 @@ JobContext jobContext(const BoxInput& given, const std::vector<std::string>& map
         return f.ranksPerNode > 0 ? std::to_string(f.ranksPerNode) : std::string();
       },
       exact);
-  box.ranksPerNode = k.known() ? std::stoi(k.value) : 1;
+  box.ranksPerNode = k.known() ? wholeInteger<int>(k.value).value_or(1) : 1;
   return job;
 }
 

@@ -202,3 +202,25 @@ TEST(Machine, KindDecisionsOnAGraph) {
 
 }  // namespace
 }  // namespace tac3map
+
+namespace tac3map {
+namespace {
+
+// Lists of integers (--shape, --offset, --grid) read each item as every integer is read
+// (wholeInteger): digits and a leading '-', nothing else, within int's range.
+TEST(IntegerList, ReadsWholeIntegersOnly) {
+  EXPECT_EQ(parseIntegerList("2x3x-1", 'x', "shape"), (std::vector<int>{2, 3, -1}));
+  EXPECT_EQ(parseIntegerList("0,4", ',', "offset"), (std::vector<int>{0, 4}));
+  for (const char* bad : {"2x+3", "2x 3", "2x3 ", "2xx3", "2x3a", "2x99999999999", "x2"}) {
+    try {
+      parseIntegerList(bad, 'x', "shape");
+      ADD_FAILURE() << bad;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("shape '") + bad + "'"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tac3map
