@@ -112,13 +112,45 @@ Command addRandom(CLI::App& gen) {
   return runWhenParsed(cmd, options, runGenRandom);
 }
 
+Command addMesh(CLI::App& gen) {
+  auto options = std::make_shared<GenMeshOptions>();
+  GenMeshOptions& o = *options;
+  CLI::App* cmd = gen.add_subcommand(
+      "mesh",
+      "halo exchange of a partitioned unstructured mesh (random points, k nearest, "
+      "face-sized messages)\n  example: tac3map gen mesh --ranks 20000 --neighbours 6 --bytes "
+      "16384 --max-bytes 262144 --seed 1 -o mesh.trace");
+  cmd->add_option("--ranks", o.pattern.ranks, "number of ranks (points)")->capture_default_str();
+  cmd->add_option("--dimensions", o.pattern.dimensions, "points in the unit square (2) or cube (3)")
+      ->capture_default_str();
+  cmd->add_option("--neighbours", o.pattern.neighbours,
+                  "each rank's nearest points it exchanges with (and whoever chose it)")
+      ->capture_default_str();
+  cmd->add_option("--bytes", o.pattern.bytes, "bytes of the smallest face's message")
+      ->check(nonNegative())
+      ->capture_default_str();
+  cmd->add_option("--max-bytes", o.pattern.maxBytes,
+                  "bytes of the largest face's message (the closest pair; 0: all --bytes)")
+      ->check(nonNegative())
+      ->capture_default_str();
+  cmd->add_option("--seed", o.pattern.seed, "random seed")
+      ->check(nonNegative())
+      ->capture_default_str();
+  cmd->add_option("--variant", o.variant,
+                  exchangeStyleNames().help() + "; sendrecv: one partner per round")
+      ->check(choiceOf(exchangeStyleNames()))
+      ->capture_default_str();
+  addIterationsAndOutput(cmd, o);
+  return runWhenParsed(cmd, options, runGenMesh);
+}
+
 }  // namespace
 
 Command addGenCommand(CLI::App& app, Deprecations& /*deprecated: none*/) {
   CLI::App* cmd = app.add_subcommand("gen", "write synthetic traces");
   cmd->require_subcommand(1);
   const std::vector<Command> generators = {addCg(*cmd), addStencil(*cmd), addAlltoall(*cmd),
-                                           addRandom(*cmd)};
+                                           addRandom(*cmd), addMesh(*cmd)};
   return [generators]() -> std::optional<int> {
     for (const Command& generator : generators)
       if (const std::optional<int> code = generator()) return code;
@@ -147,6 +179,16 @@ int runGenAlltoall(const GenAlltoallOptions& o) {
 
 int runGenRandom(const GenRandomOptions& o) {
   return writeTrace(o.output, generateRandomTrace(o.pattern));
+}
+
+}  // namespace tac3map::cli
+
+namespace tac3map::cli {
+
+int runGenMesh(const GenMeshOptions& o) {
+  MeshPatternOptions pattern = o.pattern;
+  pattern.style = parseExchangeStyle(o.variant);
+  return writeTrace(o.output, generateMeshTrace(pattern));
 }
 
 }  // namespace tac3map::cli

@@ -1,10 +1,12 @@
-// tac3map gen: synthetic traces (CG, stencils, all-to-all, random patterns; docs/gen.md).
+// tac3map gen: synthetic traces (CG, stencils, all-to-all, random patterns, partitioned meshes;
+// docs/gen.md).
 #pragma once
 
 #include <string>
 
 #include "common_options.hpp"
 #include "tac3map/gen/cg_pattern.hpp"
+#include "tac3map/gen/mesh_pattern.hpp"
 #include "tac3map/gen/patterns.hpp"
 
 namespace tac3map::cli {
@@ -35,11 +37,18 @@ struct GenRandomOptions {
   std::string output;
 };
 
-// `gen` with its generators: cg, stencil, alltoall, random.
+struct GenMeshOptions {
+  MeshPatternOptions pattern;
+  std::string variant = "sendrecv";
+  std::string output;
+};
+
+// `gen` with its generators: cg, stencil, alltoall, random, mesh.
 Command addGenCommand(CLI::App& app, Deprecations& deprecated);
 int runGenCg(const GenCgOptions& options);
 int runGenStencil(const GenStencilOptions& options);
 int runGenAlltoall(const GenAlltoallOptions& options);
 int runGenRandom(const GenRandomOptions& options);
+int runGenMesh(const GenMeshOptions& options);
 
 }  // namespace tac3map::cli

@@ -74,11 +74,14 @@ TEST_F(Cli, TraceWithoutNetworkTrafficHasNothingToOptimize) {
 
 TEST_F(Cli, GeneratorsWriteTracesTheToolReads) {
   expectCleanFailure("gen stencil --dims 4x4 --points 7 -o " + out("bad.trace"), "--points 7");
+  expectCleanFailure("gen mesh --ranks 96 --neighbours 0 -o " + out("bad.trace"), "--neighbours 0");
   ASSERT_EQ(run("gen stencil --dims 4x4x4 --periodic --bytes 4096 -o " + out("s.trace")).exitCode,
             0);
   ASSERT_EQ(run("gen alltoall --ranks 32 --group 8 -o " + out("a.trace")).exitCode, 0);
   ASSERT_EQ(run("gen random --ranks 48 --degree 3 --seed 2 -o " + out("r.trace")).exitCode, 0);
-  for (const char* name : {"s.trace", "a.trace", "r.trace"}) {
+  ASSERT_EQ(run("gen mesh --ranks 96 --bytes 4096 --max-bytes 65536 -o " + out("m.trace")).exitCode,
+            0);
+  for (const char* name : {"s.trace", "a.trace", "r.trace", "m.trace"}) {
     const Outcome r = run("map " + kFx10 + " --shape 2x2x2x2x3x2 --trials 100 --trace " +
                           out(name) + " -o " + out(std::string(name) + ".map"));
     EXPECT_EQ(r.exitCode, 0) << name << ": " << r.err;

@@ -1,0 +1,57 @@
+// The communication of a code on a partitioned unstructured mesh (finite elements or volumes
+// split by a graph partitioner): each rank owns a region, exchanges halos with the ranks whose
+// regions touch its own, and the message of each pair grows with the face they share. Made
+// up from random points standing for the regions' centres (`tac3map gen mesh`, docs/gen.md):
+//   - `ranks` points uniform in the unit square or cube, drawn from `seed`;
+//   - ranks numbered along a Morton (Z-order) curve through the points, as a recursive-
+//     bisection partitioner numbers its parts: consecutive ranks are near each other, but no
+//     grid lays them out;
+//   - each rank linked to its `neighbours` nearest points, and to every rank that chose it
+//     (so a rank has `neighbours` partners or more);
+//   - a pair's message linear in its distance, from `maxBytes` for the closest pair of the mesh
+//     (the largest face) down to `bytes` for the farthest (multiples of 8 bytes);
+//   - exchanges as one blocking sendrecv per partner in rounds of a proper edge colouring (no
+//     rank in two pairs of one round, so the rounds are the program's steps and no order of
+//     them deadlocks), or all at once (isend).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tac3map/gen/patterns.hpp"
+
+namespace tac3map {
+
+struct MeshPatternOptions {
+  int ranks = 1000;
+  int dimensions = 3;  // points in the unit square (2) or cube (3)
+  int neighbours = 6;  // k nearest
+  std::uint64_t bytes = 16 << 10;
+  std::uint64_t maxBytes = 256 << 10;  // 0: every message `bytes`
+  std::uint64_t seed = 1;
+  ExchangeStyle style = ExchangeStyle::Sendrecv;
+  int iterations = 1;
+};
+
+struct MeshPattern {
+  struct Pair {
+    int a, b;  // ranks, a < b
+    std::uint64_t bytes;
+    int round;  // its round of exchanges (a colour: no rank in two pairs of one round)
+  };
+  std::vector<std::array<double, 3>> points;  // per rank (unused coordinates 0)
+  std::vector<Pair> pairs;                    // ascending (a, b)
+  int rounds = 0;
+};
+
+// At most this many ranks (4 x Fugaku's 158,976 nodes is 635,904): the points and their
+// search tree stay under a few hundred MB.
+inline constexpr int kMaxMeshRanks = 1 << 22;
+
+// SettingError (naming the setting) for settings out of range.
+MeshPattern meshPattern(const MeshPatternOptions& options);
+std::string generateMeshTrace(const MeshPatternOptions& options);
+
+}  // namespace tac3map
