@@ -11,6 +11,7 @@
 
 #include "tac3map/base/random.hpp"
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/limits.hpp"
 
 namespace tac3map {
 namespace {
@@ -21,18 +22,32 @@ using Point = bg::model::point<double, 3, bg::cs::cartesian>;
 using Entry = std::pair<Point, int>;
 
 void check(const MeshPatternOptions& o) {
-  if (o.ranks < 2 || o.ranks > kMaxMeshRanks)
+  // The trace must be one tac3map reads back (limits.hpp): ranks, messages and their sizes.
+  if (o.ranks < 2 || o.ranks > limits::kMaxRanks)
     throw SettingError("ranks", " " + std::to_string(o.ranks) + " must be from 2 to " +
-                                    std::to_string(kMaxMeshRanks));
+                                    std::to_string(limits::kMaxRanks));
   if (o.dimensions != 2 && o.dimensions != 3)
     throw SettingError("dimensions", " " + std::to_string(o.dimensions) + " must be 2 or 3");
   if (o.neighbours < 1 || o.neighbours > 64 || o.neighbours >= o.ranks)
     throw SettingError("neighbours", " " + std::to_string(o.neighbours) +
                                          " must be from 1 to 64 and below the ranks");
-  if (o.bytes == 0) throw SettingError("bytes", " must be positive");
+  if (o.bytes == 0 || o.bytes > limits::kMaxMessageBytes)
+    throw SettingError("bytes", " must be from 1 to " + std::to_string(limits::kMaxMessageBytes));
+  if (o.maxBytes > limits::kMaxMessageBytes)
+    throw SettingError("max bytes", " must be at most " + std::to_string(limits::kMaxMessageBytes));
   if (o.maxBytes != 0 && o.maxBytes < o.bytes)
     throw SettingError("max bytes", " must be at least the bytes");
   if (o.iterations < 1) throw SettingError("iterations", " must be at least 1");
+  // Each rank sends to at most 2 x neighbours partners on average (its own and those that
+  // chose it): checked before anything is allocated.
+  const std::uint64_t messages = 2 * static_cast<std::uint64_t>(o.ranks) *
+                                 static_cast<std::uint64_t>(o.neighbours) *
+                                 static_cast<std::uint64_t>(o.iterations);
+  if (messages > limits::kMaxCommunications)
+    throw SettingError("ranks", " x neighbours x iterations: up to " + std::to_string(messages) +
+                                    " messages, beyond the " +
+                                    std::to_string(limits::kMaxCommunications) +
+                                    " a trace may have (docs/limits.md)");
 }
 
 // The Morton key of a point of the unit cube: its coordinates' bits interleaved, 21 each.
@@ -113,9 +128,13 @@ MeshPattern meshPattern(const MeshPatternOptions& o) {
   for (const auto& [a, b] : links) {
     const double d = distance(mesh.points[a], mesh.points[b]);
     const double share = span > 0 ? (farthestPair - d) / span : 1.0;
-    std::uint64_t bytes =
-        o.bytes + static_cast<std::uint64_t>(share * static_cast<double>(top - o.bytes));
-    bytes = std::max(o.bytes, std::min(top, bytes / 8 * 8));
+    // Multiples of 8 between the two ends, which are exact (long double: the span may be
+    // near 2^62, where a double's step exceeds 8).
+    const auto raw = static_cast<long double>(o.bytes) +
+                     static_cast<long double>(share) * static_cast<long double>(top - o.bytes);
+    std::uint64_t bytes = top;
+    if (raw < static_cast<long double>(top))
+      bytes = std::max(o.bytes, static_cast<std::uint64_t>(raw) / 8 * 8);
     int round = 0;
     while (std::find(busy[a].begin(), busy[a].end(), round) != busy[a].end() ||
            std::find(busy[b].begin(), busy[b].end(), round) != busy[b].end())

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -180,6 +181,20 @@ std::int64_t jsonInteger(const nlohmann::json& value, std::int64_t low, std::int
   }
   if (!ok) failRange(value, std::to_string(low), std::to_string(high), where, source);
   return result;
+}
+
+double jsonPositive(const nlohmann::json& value, const std::string& where,
+                    const std::string& source) {
+  if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() <= 0)
+    failIn(source, where + ": expected a positive number");
+  return value.get<double>();
+}
+
+double jsonNonNegative(const nlohmann::json& value, const std::string& where,
+                       const std::string& source) {
+  if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0)
+    failIn(source, where + ": expected a number >= 0");
+  return value.get<double>();
 }
 
 std::uint64_t jsonUnsigned(const nlohmann::json& value, std::uint64_t low, std::uint64_t high,

@@ -131,8 +131,6 @@ class Graph final : public Topology {
   std::vector<int> arcOfLink_;  // the first arc of each link id (capacity)
 };
 
-}  // namespace
-
 // One coordinate of compute nodes; the machine's bandwidth and latency are the routes'
 // worst (scores in seconds are then upper bounds where links differ; docs/graph-networks.md).
 std::shared_ptr<const Topology> readGraph(const nlohmann::json& /*doc*/, const std::string& text,
@@ -154,6 +152,8 @@ std::shared_ptr<const Topology> readGraph(const nlohmann::json& /*doc*/, const s
   if (machine.linkBandwidth == 0) machine.linkBandwidth = graph->arcs.front().bandwidth;
   return std::make_shared<const Graph>(std::move(graph));
 }
+
+}  // namespace
 
 extern const TopologyKind kGraphKind;
 const TopologyKind kGraphKind = {

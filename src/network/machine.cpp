@@ -16,27 +16,6 @@ namespace {
 
 using nlohmann::json;
 
-double positiveNumber(const json& value, const std::string& where, const std::string& source) {
-  if (!value.is_number() || value.get<double>() <= 0)
-    failIn(source, where + ": expected a positive number");
-  return value.get<double>();
-}
-
-double nonNegativeNumber(const json& value, const std::string& where, const std::string& source) {
-  if (!value.is_number() || value.get<double>() < 0)
-    failIn(source, where + ": expected a number >= 0");
-  return value.get<double>();
-}
-
-std::string joinNames(const std::vector<Axis>& axes) {
-  std::string names;
-  for (const Axis& axis : axes) {
-    if (!names.empty()) names += ' ';
-    names += axis.name;
-  }
-  return names;
-}
-
 std::string joinNumbers(const std::vector<int>& values, char separator) {
   std::string text;
   for (int value : values) {
@@ -102,6 +81,12 @@ std::vector<double> parseNumberList(const std::string& text, char separator,
       [](const std::string& item, std::size_t* used) { return std::stod(item, used); }, "a number");
 }
 
+std::string Machine::axisNamesText() const {
+  std::string names;
+  for (const Axis& axis : axes) names += (names.empty() ? "" : " ") + axis.name;
+  return names;
+}
+
 std::string Machine::shapeText() const {
   std::vector<int> sizes;
   for (const Axis& axis : axes) sizes.push_back(axis.size);
@@ -125,13 +110,13 @@ void readNodeOptions(const json& doc, Machine& machine) {
     machine.injectionEngines = engines.get<int>();
     if (injection.contains("bandwidth"))
       machine.injectionBandwidth =
-          positiveNumber(injection["bandwidth"], "injection.bandwidth", source);
+          jsonPositive(injection["bandwidth"], "injection.bandwidth", source);
   }
   if (doc.contains("intra_node_bandwidth"))
     machine.intraNodeBandwidth =
-        positiveNumber(doc["intra_node_bandwidth"], "intra_node_bandwidth", source);
+        jsonPositive(doc["intra_node_bandwidth"], "intra_node_bandwidth", source);
   if (doc.contains("message_latency"))
-    machine.messageLatency = nonNegativeNumber(doc["message_latency"], "message_latency", source);
+    machine.messageLatency = jsonNonNegative(doc["message_latency"], "message_latency", source);
   if (doc.contains("cores_per_node"))
     machine.coresPerNode = static_cast<int>(
         jsonInteger(doc["cores_per_node"], 1, limits::kMaxCoresPerNode, "cores_per_node", source));
@@ -232,7 +217,7 @@ Box Machine::boxFor(const std::string& shape, const std::string& offset, bool wh
 
 Box makeBox(const Machine& machine, const std::string& shape, const std::string& offset) {
   const std::size_t axes = machine.axes.size();
-  const std::string names = joinNames(machine.axes);
+  const std::string names = machine.axisNamesText();
   Box box;
   const std::string shapeSetting = settingName("shape"), offsetSetting = settingName("offset");
   box.shape = parseAxisList(shape, 'x', shapeSetting, axes, names);

@@ -90,21 +90,6 @@ class MeshTorus final : public Topology {
   }
 };
 
-double positiveNumber(const json& value, const std::string& where, const std::string& source) {
-  if (!value.is_number() || value.get<double>() <= 0)
-    failIn(source, where + ": expected a positive number");
-  return value.get<double>();
-}
-
-std::string joinNames(const std::vector<Axis>& axes) {
-  std::string names;
-  for (const Axis& axis : axes) {
-    if (!names.empty()) names += ' ';
-    names += axis.name;
-  }
-  return names;
-}
-
 Axis readAxis(const json& entry, const std::string& where, long long& nodes,
               const std::string& source) {
   Axis axis;
@@ -141,6 +126,8 @@ std::shared_ptr<const Topology> meshTorusTopology() {
   return topology;
 }
 
+namespace {
+
 std::shared_ptr<const Topology> readMeshTorus(const json& doc, const std::string& /*text*/,
                                               Machine& machine) {
   const std::string& source = machine.source;
@@ -156,7 +143,7 @@ std::shared_ptr<const Topology> readMeshTorus(const json& doc, const std::string
   }
   const json& order = jsonField(doc, "routing_order", "top level", source);
   if (!order.is_array() || order.size() != machine.axes.size())
-    failIn(source, "routing_order: expected each of the axes (" + joinNames(machine.axes) +
+    failIn(source, "routing_order: expected each of the axes (" + machine.axisNamesText() +
                        ") exactly once");
   std::vector<bool> seen(machine.axes.size(), false);
   for (std::size_t i = 0; i < order.size(); ++i) {
@@ -171,14 +158,14 @@ std::shared_ptr<const Topology> readMeshTorus(const json& doc, const std::string
     seen[index] = true;
     machine.routingOrder.push_back(index);
   }
-  machine.linkBandwidth = positiveNumber(jsonField(doc, "link_bandwidth", "top level", source),
-                                         "link_bandwidth", source);
-  const json& hop = jsonField(doc, "hop_latency", "top level", source);
-  if (!hop.is_number() || hop.get<double>() < 0)
-    failIn(source, "hop_latency: expected a number >= 0");
-  machine.hopLatency = hop.get<double>();
+  machine.linkBandwidth =
+      jsonPositive(jsonField(doc, "link_bandwidth", "top level", source), "link_bandwidth", source);
+  machine.hopLatency =
+      jsonNonNegative(jsonField(doc, "hop_latency", "top level", source), "hop_latency", source);
   return meshTorusTopology();
 }
+
+}  // namespace
 
 extern const TopologyKind kMeshTorusKind;
 const TopologyKind kMeshTorusKind = {

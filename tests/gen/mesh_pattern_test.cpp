@@ -6,9 +6,11 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "tac3map/base/random.hpp"
 #include "tac3map/io/error.hpp"
+#include "tac3map/io/limits.hpp"
 #include "tac3map/model/ccs.hpp"
 #include "test_support.hpp"
 
@@ -96,6 +98,30 @@ TEST(MeshPattern, RoundsAreAProperColouringAndSizesFollowTheFaces) {
 }
 
 // Ranks are numbered along a space-filling curve: consecutive ranks are close.
+// The two ends are exact whatever they are; multiples of 8 in between.
+TEST(MeshPattern, EndsAreExactEvenWhenNotMultiplesOf8) {
+  MeshPatternOptions o;
+  o.ranks = 400;
+  o.bytes = 1001;
+  o.maxBytes = 100003;
+  const MeshPattern mesh = meshPattern(o);
+  std::set<std::uint64_t> sizes;
+  for (const MeshPattern::Pair& p : mesh.pairs) {
+    sizes.insert(p.bytes);
+    if (p.bytes != o.bytes && p.bytes != o.maxBytes) {
+      EXPECT_EQ(p.bytes % 8, 0u) << p.bytes;
+    }
+  }
+  EXPECT_EQ(*sizes.begin(), o.bytes);
+  EXPECT_EQ(*sizes.rbegin(), o.maxBytes);
+  o.bytes = 1;
+  o.maxBytes = limits::kMaxMessageBytes;  // no overflow at the top of the range
+  for (const MeshPattern::Pair& p : meshPattern(o).pairs) {
+    EXPECT_GE(p.bytes, o.bytes);
+    EXPECT_LE(p.bytes, o.maxBytes);
+  }
+}
+
 TEST(MeshPattern, ConsecutiveRanksAreNearEachOther) {
   MeshPatternOptions o;
   o.ranks = 4096;
@@ -119,21 +145,24 @@ TEST(MeshPattern, TraceHasOneStepPerRoundAndEveryPairBothWays) {
   other.seed = 2;
   EXPECT_NE(text, generateMeshTrace(other));
   const CcsSet sets = extractCcs(testing::traceFromText(text));
-  std::multiset<std::pair<int, int>> got;
+  // Every pair both ways, with its size and its round as the tag.
+  using Message = std::tuple<int, int, std::uint64_t, std::int64_t>;
+  std::multiset<Message> got;
   for (const auto& set : sets.sets)
-    for (const Communication& c : set) got.insert({c.src, c.dst});
-  std::multiset<std::pair<int, int>> expected;
-  for (const MeshPattern::Pair& p : mesh.pairs)
-    for (int it = 0; it < o.iterations; ++it)
-      expected.insert({p.a, p.b}), expected.insert({p.b, p.a});
+    for (const Communication& c : set) got.insert({c.src, c.dst, c.bytes, c.tag});
+  std::multiset<Message> expected;
+  for (const MeshPattern::Pair& p : mesh.pairs) {
+    expected.insert({p.a, p.b, p.bytes, p.round});
+    expected.insert({p.b, p.a, p.bytes, p.round});
+  }
   EXPECT_EQ(got, expected);
   // With sendrecv every round is a step of its own.
   EXPECT_EQ(static_cast<int>(sets.sets.size()), o.iterations * mesh.rounds);
   // All at once: the same messages (the sets then split them by senders and receivers).
   o.style = ExchangeStyle::Isend;
-  std::multiset<std::pair<int, int>> atOnce;
+  std::multiset<Message> atOnce;
   for (const auto& set : extractCcs(testing::traceFromText(generateMeshTrace(o))).sets)
-    for (const Communication& c : set) atOnce.insert({c.src, c.dst});
+    for (const Communication& c : set) atOnce.insert({c.src, c.dst, c.bytes, c.tag});
   EXPECT_EQ(atOnce, expected);
 }
 
@@ -145,7 +174,12 @@ TEST(MeshPattern, SettingsOutOfRangeAreRefused) {
     EXPECT_THROW(meshPattern(o), InputError);
   };
   refused([](MeshPatternOptions& o) { o.ranks = 1; });
-  refused([](MeshPatternOptions& o) { o.ranks = kMaxMeshRanks + 1; });
+  refused([](MeshPatternOptions& o) { o.ranks = limits::kMaxRanks + 1; });
+  refused([](MeshPatternOptions& o) {  // 2^24 messages at most
+    o.ranks = 1 << 20;
+    o.neighbours = 9;
+  });
+  refused([](MeshPatternOptions& o) { o.maxBytes = limits::kMaxMessageBytes + 1; });
   refused([](MeshPatternOptions& o) { o.dimensions = 4; });
   refused([](MeshPatternOptions& o) { o.neighbours = 0; });
   refused([](MeshPatternOptions& o) { o.neighbours = 50; });

@@ -47,6 +47,7 @@ class BroadcastNetwork {
   // The machine's network as nodes and links (Topology::graph); InputError where the machine
   // gives none (a mesh/torus). The machine must outlive this.
   BroadcastNetwork(const Machine& machine, const std::vector<std::string>& participants);
+  BroadcastNetwork(Machine&&, const std::vector<std::string>&) = delete;  // it would dangle
 
   int participants() const { return static_cast<int>(node_.size()); }
   const std::string& name(int p) const { return net_.nodes[node_[p]].name; }

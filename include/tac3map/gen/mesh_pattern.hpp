@@ -9,7 +9,7 @@
 //   - each rank linked to its `neighbours` nearest points, and to every rank that chose it
 //     (so a rank has `neighbours` partners or more);
 //   - a pair's message linear in its distance, from `maxBytes` for the closest pair of the mesh
-//     (the largest face) down to `bytes` for the farthest (multiples of 8 bytes);
+//     (the largest face) down to `bytes` for the farthest (multiples of 8 bytes in between);
 //   - exchanges as one blocking sendrecv per partner in rounds of a proper edge colouring (no
 //     rank in two pairs of one round, so the rounds are the program's steps and no order of
 //     them deadlocks), or all at once (isend).
@@ -46,11 +46,9 @@ struct MeshPattern {
   int rounds = 0;
 };
 
-// At most this many ranks (4 x Fugaku's 158,976 nodes is 635,904): the points and their
-// search tree stay under a few hundred MB.
-inline constexpr int kMaxMeshRanks = 1 << 22;
-
-// SettingError (naming the setting) for settings out of range.
+// SettingError (naming the setting) for settings out of range, and for a trace tac3map could not
+// read back: more than limits::kMaxRanks ranks (2^20, 6.6 x Fugaku's nodes) or possibly more
+// than limits::kMaxCommunications messages (2 x ranks x neighbours x iterations).
 MeshPattern meshPattern(const MeshPatternOptions& options);
 std::string generateMeshTrace(const MeshPatternOptions& options);
 

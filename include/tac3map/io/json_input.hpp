@@ -34,6 +34,12 @@ std::int64_t jsonInteger(const nlohmann::json& value, std::int64_t low, std::int
 void checkFields(const nlohmann::json& object, const std::vector<std::string>& known,
                  const std::string& where, const std::string& source);
 
+// `value` as a finite number above 0 (or at least 0), or InputError "source: where: expected a
+// positive number" ("... a number >= 0"): bandwidths, latencies.
+double jsonPositive(const nlohmann::json& value, const std::string& where,
+                    const std::string& source);
+double jsonNonNegative(const nlohmann::json& value, const std::string& where,
+                       const std::string& source);
 // The same for unsigned values up to 2^64 - 1 (seeds, trial counts).
 std::uint64_t jsonUnsigned(const nlohmann::json& value, std::uint64_t low, std::uint64_t high,
                            const std::string& where, const std::string& source);

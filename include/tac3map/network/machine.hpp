@@ -54,6 +54,8 @@ struct Machine {
 
   int axisCount() const { return static_cast<int>(axes.size()); }
   std::string shapeText() const;
+  // The axes' names, space-separated ("X Y Z A B C"), for messages.
+  std::string axisNamesText() const;
   // All nodes of the machine (a graph's compute nodes): the product of the axes' sizes.
   int nodeCount() const;
 
