@@ -130,7 +130,8 @@ Command addMesh(CLI::App& gen) {
       ->check(nonNegative())
       ->capture_default_str();
   cmd->add_option("--max-bytes", o.pattern.maxBytes,
-                  "bytes of the largest face's message (the closest pair; 0: all --bytes)")
+                  "bytes of the largest face's message (the closest pair; 0: 262144, or --bytes "
+                  "if larger)")
       ->check(nonNegative())
       ->capture_default_str();
   cmd->add_option("--seed", o.pattern.seed, "random seed")

@@ -120,7 +120,8 @@ MeshPattern meshPattern(const MeshPatternOptions& o) {
     nearestPair = std::min(nearestPair, d);
     farthestPair = std::max(farthestPair, d);
   }
-  const std::uint64_t top = o.maxBytes == 0 ? o.bytes : o.maxBytes;
+  const std::uint64_t top = o.maxBytes != 0 ? o.maxBytes : std::max(o.bytes, kDefaultMeshMaxBytes);
+  mesh.largest = top;
   const double span = farthestPair - nearestPair;
   // Rounds: a greedy proper colouring of the pairs in (a, b) order (at most 2 x the largest
   // degree - 1 rounds); per rank the rounds it already takes part in.
@@ -165,7 +166,7 @@ std::string generateMeshTrace(const MeshPatternOptions& o) {
   out << "tac3map-trace 1\n# partitioned mesh: " << o.ranks << " ranks on random points ("
       << o.dimensions << "D, seed " << o.seed << "), " << o.neighbours
       << " nearest linked both ways, " << mesh.pairs.size() << " pairs, messages " << o.bytes
-      << ".." << (o.maxBytes == 0 ? o.bytes : o.maxBytes) << " bytes by face, "
+      << ".." << mesh.largest << " bytes by face, "
       << (o.style == ExchangeStyle::Sendrecv ? std::to_string(mesh.rounds) + " rounds"
                                              : std::string("all at once"))
       << "; tag = round\nranks " << o.ranks << "\n";

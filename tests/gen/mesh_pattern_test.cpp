@@ -122,6 +122,20 @@ TEST(MeshPattern, EndsAreExactEvenWhenNotMultiplesOf8) {
   }
 }
 
+// Without --max-bytes the largest face sends 256 KiB, or --bytes where that is more.
+TEST(MeshPattern, UnsetMaxBytesNeverContradictsBytes) {
+  MeshPatternOptions o;
+  o.ranks = 200;
+  ASSERT_EQ(o.maxBytes, 0u);
+  std::uint64_t most = 0;
+  for (const MeshPattern::Pair& p : meshPattern(o).pairs) most = std::max(most, p.bytes);
+  EXPECT_EQ(most, kDefaultMeshMaxBytes);
+  o.bytes = 2 * kDefaultMeshMaxBytes;
+  const MeshPattern mesh = meshPattern(o);
+  EXPECT_EQ(mesh.largest, o.bytes);
+  for (const MeshPattern::Pair& p : mesh.pairs) EXPECT_EQ(p.bytes, o.bytes);
+}
+
 TEST(MeshPattern, ConsecutiveRanksAreNearEachOther) {
   MeshPatternOptions o;
   o.ranks = 4096;

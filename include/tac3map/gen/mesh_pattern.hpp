@@ -24,12 +24,16 @@
 
 namespace tac3map {
 
+inline constexpr std::uint64_t kDefaultMeshMaxBytes = 256 << 10;
+
 struct MeshPatternOptions {
   int ranks = 1000;
   int dimensions = 3;  // points in the unit square (2) or cube (3)
   int neighbours = 6;  // k nearest
   std::uint64_t bytes = 16 << 10;
-  std::uint64_t maxBytes = 256 << 10;  // 0: every message `bytes`
+  // The largest face's; 0: kDefaultMeshMaxBytes, or `bytes` if that is larger (so that
+  // `--bytes` alone never contradicts a default it did not set).
+  std::uint64_t maxBytes = 0;
   std::uint64_t seed = 1;
   ExchangeStyle style = ExchangeStyle::Sendrecv;
   int iterations = 1;
@@ -43,6 +47,7 @@ struct MeshPattern {
   };
   std::vector<std::array<double, 3>> points;  // per rank (unused coordinates 0)
   std::vector<Pair> pairs;                    // ascending (a, b)
+  std::uint64_t largest = 0;                  // the closest pair's bytes (maxBytes resolved)
   int rounds = 0;
 };
 
