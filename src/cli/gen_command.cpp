@@ -26,6 +26,14 @@ void addIterationsAndOutput(CLI::App* cmd, Options& o) {
   cmd->add_option("--output,-o", o.output, "trace file (default: standard output)");
 }
 
+// The seed of a randomly drawn pattern (random, mesh).
+template <class Options>
+void addSeed(CLI::App* cmd, Options& o) {
+  cmd->add_option("--seed", o.pattern.seed, "random seed")
+      ->check(nonNegative())
+      ->capture_default_str();
+}
+
 // A pattern sent in one of the exchange styles (stencil, all-to-all): its message size and
 // style, then the last options.
 template <class Options>
@@ -105,9 +113,7 @@ Command addRandom(CLI::App& gen) {
       ->capture_default_str();
   cmd->add_option("--max-bytes", o.pattern.maxBytes, "sizes uniform in [--bytes, --max-bytes]")
       ->check(nonNegative());
-  cmd->add_option("--seed", o.pattern.seed, "random seed")
-      ->check(nonNegative())
-      ->capture_default_str();
+  addSeed(cmd, o);
   addIterationsAndOutput(cmd, o);
   return runWhenParsed(cmd, options, runGenRandom);
 }
@@ -134,9 +140,7 @@ Command addMesh(CLI::App& gen) {
                   "if larger)")
       ->check(nonNegative())
       ->capture_default_str();
-  cmd->add_option("--seed", o.pattern.seed, "random seed")
-      ->check(nonNegative())
-      ->capture_default_str();
+  addSeed(cmd, o);
   cmd->add_option("--variant", o.variant,
                   exchangeStyleNames().help() + "; sendrecv: one partner per round")
       ->check(choiceOf(exchangeStyleNames()))
@@ -181,10 +185,6 @@ int runGenAlltoall(const GenAlltoallOptions& o) {
 int runGenRandom(const GenRandomOptions& o) {
   return writeTrace(o.output, generateRandomTrace(o.pattern));
 }
-
-}  // namespace tac3map::cli
-
-namespace tac3map::cli {
 
 int runGenMesh(const GenMeshOptions& o) {
   MeshPatternOptions pattern = o.pattern;

@@ -50,7 +50,8 @@ void check(const MeshPatternOptions& o) {
                                     " a trace may have (docs/limits.md)");
 }
 
-// The Morton key of a point of the unit cube: its coordinates' bits interleaved, 21 each.
+// The Morton key of a point of the unit square or cube: its coordinates' bits interleaved
+// (31 each in 2D, 21 in 3D).
 std::uint64_t mortonKey(const std::array<double, 3>& p, int dimensions) {
   const int bits = 63 / dimensions;
   const double scale = static_cast<double>(std::uint64_t{1} << bits);
@@ -114,20 +115,20 @@ MeshPattern meshPattern(const MeshPatternOptions& o) {
   links.erase(std::unique(links.begin(), links.end()), links.end());
 
   // Message sizes: linear in distance, the closest pair maxBytes, the farthest bytes.
-  double nearestPair = INFINITY, farthestPair = 0;
-  for (const auto& [a, b] : links) {
-    const double d = distance(mesh.points[a], mesh.points[b]);
-    nearestPair = std::min(nearestPair, d);
-    farthestPair = std::max(farthestPair, d);
-  }
+  std::vector<double> length;
+  length.reserve(links.size());
+  for (const auto& [a, b] : links) length.push_back(distance(mesh.points[a], mesh.points[b]));
+  const auto [shortest, longest] = std::minmax_element(length.begin(), length.end());
+  const double nearestPair = *shortest, farthestPair = *longest;
   const std::uint64_t top = o.maxBytes != 0 ? o.maxBytes : std::max(o.bytes, kDefaultMeshMaxBytes);
   mesh.largest = top;
   const double span = farthestPair - nearestPair;
   // Rounds: a greedy proper colouring of the pairs in (a, b) order (at most 2 x the largest
   // degree - 1 rounds); per rank the rounds it already takes part in.
   std::vector<std::vector<int>> busy(o.ranks);
-  for (const auto& [a, b] : links) {
-    const double d = distance(mesh.points[a], mesh.points[b]);
+  for (std::size_t k = 0; k < links.size(); ++k) {
+    const auto [a, b] = links[k];
+    const double d = length[k];
     const double share = span > 0 ? (farthestPair - d) / span : 1.0;
     // Multiples of 8 between the two ends, which are exact (long double: the span may be
     // near 2^62, where a double's step exceeds 8).

@@ -1,9 +1,6 @@
 #include "tac3map/network/network.hpp"
 
 #include <algorithm>
-#include <stdexcept>
-
-#include "tac3map/io/number_text.hpp"
 
 namespace tac3map {
 namespace {
