@@ -5,11 +5,11 @@
 #include <sstream>
 #include <string>
 
+#include "tac3map/base/random.hpp"
 #include "tac3map/io/trace.hpp"
 #include "tac3map/model/ccs.hpp"
 #include "tac3map/model/objective.hpp"
 #include "tac3map/network/machine.hpp"
-#include "tac3map/base/random.hpp"
 
 namespace tac3map::testing {
 
@@ -56,14 +56,17 @@ inline void addRepeats(CcsSet& sets, int extra, Rng& rng) {
   for (int k = 0; k < extra && !sets.sets.empty(); ++k) {
     std::vector<Communication> copy = sets.sets[rng.below(sets.sets.size())];
     for (std::size_t i = copy.size(); i > 1; --i) std::swap(copy[i - 1], copy[rng.below(i)]);
-    sets.sets.insert(sets.sets.begin() + static_cast<std::ptrdiff_t>(rng.below(sets.sets.size() + 1)),
-                     std::move(copy));
+    sets.sets.insert(
+        sets.sets.begin() + static_cast<std::ptrdiff_t>(rng.below(sets.sets.size() + 1)),
+        std::move(copy));
   }
 }
 
 // Random CCSs in which a task may send and receive several messages (as a level does with
-// several engines), sizes from a small set; levels 0, 1, ... with a barrier before level 2.
-inline Problem randomModelProblem(int tasks, int ccsCount, Rng& rng, const Model& model) {
+// several engines), sizes from a small set (one size per CCS when `oneSizePerSet`, else
+// every other CCS of mixed sizes); levels 0, 1, ... with a barrier before level 2.
+inline Problem randomModelProblem(int tasks, int ccsCount, Rng& rng, const Model& model,
+                                  bool oneSizePerSet = false) {
   CcsSet sets;
   sets.barrierLevels = {2};
   sets.tasks = tasks;
@@ -71,7 +74,7 @@ inline Problem randomModelProblem(int tasks, int ccsCount, Rng& rng, const Model
   for (int t = 0; t < ccsCount; ++t) {
     std::vector<Communication> set;
     const int messages = tasks + static_cast<int>(rng.below(tasks));
-    const bool oneSize = t % 2 == 0;
+    const bool oneSize = oneSizePerSet || t % 2 == 0;
     for (int i = 0; i < messages; ++i) {
       const int src = static_cast<int>(rng.below(tasks));
       int dst = static_cast<int>(rng.below(tasks - 1));

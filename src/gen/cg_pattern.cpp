@@ -97,9 +97,11 @@ std::string generateCgTrace(const CgOptions& options) {
   return out.str();
 }
 
-Problem generateCgProblem(const CgOptions& options) {
+Problem generateCgProblem(const CgOptions& options, const Model& model) {
   std::istringstream in(generateCgTrace(options));
-  return makeProblem(extractCcs(parseTrace(in, "generated CG trace")));
+  CcsOptions ccs;
+  ccs.engines = model.engines;  // several engines: a level is one set (ccs.hpp)
+  return makeProblem(extractCcs(parseTrace(in, "generated CG trace"), ccs), model);
 }
 
 }  // namespace tac3map

@@ -1,6 +1,8 @@
 #include "tac3map/search/incremental_compact.hpp"
 
 #include <limits>
+#include <map>
+#include <utility>
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -52,8 +54,12 @@ std::uint32_t largestByte(const std::uint8_t* bytes, std::uint32_t count, std::u
 }
 
 bool CompactTac3Objective::fits(const Problem& problem, const Network& router) {
-  // Unweighted loads of one rank per node only: the paper's setting.
-  if (!problem.model.isPaperSetting()) return false;
+  // One rank per node (its engine links' loads do not depend on the mapping, see the header)
+  // and no overlap unions (whose copies load network links only).
+  if (problem.model.ranksPerNode != 1 || problem.model.overlap != Overlap::None) return false;
+  if (problem.ccsCount != problem.realCcsCount ||
+      problem.realCommunications != problem.communicationCount())
+    return false;
   const std::size_t n = static_cast<std::size_t>(router.nodeCount());
   if (router.longestRoute() > kLongestRoute) return false;
   if (n * n * rowSlotsFor(router) * sizeof(std::uint16_t) > kRouteTableBudget) return false;
@@ -76,7 +82,8 @@ CompactTac3Objective::CompactTac3Objective(const Problem& problem, const Network
     : IncrementalObjective(problem, router, mapping),
       Tac3Totals(problem),
       nodes_(router.nodeCount()),
-      rowSlots_(rowSlotsFor(router)) {
+      rowSlots_(rowSlotsFor(router)),
+      linkWeight_(problem.model.linkWeight) {
   // Links get dense ids in the order routes first use them; links no route uses get none.
   std::vector<int> dense(router.linkIdLimit(), -1);
   int links = 0;
@@ -108,17 +115,36 @@ CompactTac3Objective::CompactTac3Objective(const Problem& problem, const Network
   const int ccsCount = problem.ccsCount;
   load_.assign(static_cast<std::size_t>(ccsCount) * scanned_, 0);
   maxLoad_.assign(ccsCount, 0);
+  size_.assign(ccsCount, 0);
+  nodeFloor_.assign(ccsCount, 0);
+  const std::uint64_t pairWeight = std::uint64_t{linkWeight_} * linkWeight_;
   for (std::size_t c = 0; c < problem.communicationCount(); ++c) {
     const int t = problem.ccs[c];
+    size_[t] = problem.bytes[c];
     const Ends e = endsNow(static_cast<int>(c));
     std::uint8_t* load = loads(t);
     router.forEachLink(e.p, e.q, [&](LinkId l) {
       const std::uint32_t before = load[dense[l]]++;
-      sharedPairs_ += before * repeats_[t];
+      sharedPairs_ += before * pairWeight * repeats_[t];
       maxLoad_[t] = std::max(maxLoad_[t], before + 1);
     });
   }
-  for (int t = 0; t < ccsCount; ++t) cost_[t] = bound_[t] * maxLoad_[t];
+  if (problem.model.nodeLinks()) {
+    // Per CCS and rank the messages it sends and receives; a rank with n of them loads its
+    // node's engine link with n x nodeWeight and n(n-1)/2 pairs of nodeWeight^2 each.
+    const std::uint64_t w = problem.model.nodeWeight;
+    std::map<std::pair<int, int>, std::uint64_t> sent, received;
+    for (std::size_t c = 0; c < problem.communicationCount(); ++c) {
+      ++sent[{problem.ccs[c], problem.src[c]}];
+      ++received[{problem.ccs[c], problem.dst[c]}];
+    }
+    for (const auto* side : {&sent, &received})
+      for (const auto& [key, n] : *side) {
+        nodeFloor_[key.first] = std::max(nodeFloor_[key.first], n * w);
+        sharedPairs_ += repeats_[key.first] * w * w * (n * (n - 1) / 2);
+      }
+  }
+  for (int t = 0; t < ccsCount; ++t) cost_[t] = costOf(t, maxLoad_[t]);
   sumCosts();
 }
 

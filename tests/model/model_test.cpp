@@ -7,6 +7,7 @@
 
 #include <map>
 
+#include "tac3map/base/random.hpp"
 #include "tac3map/gen/topologies.hpp"
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/trace.hpp"
@@ -16,7 +17,6 @@
 #include "tac3map/search/incremental_compact.hpp"
 #include "tac3map/search/incremental_general.hpp"
 #include "tac3map/search/objectives.hpp"
-#include "tac3map/base/random.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
@@ -41,7 +41,7 @@ double plainTac3Seconds(const Problem& p, const Network& r, const Mapping& m, co
   double total = 0;
   const bool memory = model.ranksPerNode > 1 && model.intraNodeBandwidth > 0;
   for (int t = 0; t < p.ccsCount; ++t) {
-    std::map<LinkId, std::pair<int, std::uint64_t>> links;     // messages, largest
+    std::map<LinkId, std::pair<int, std::uint64_t>> links;      // messages, largest
     std::map<int, std::pair<int, std::uint64_t>> out, in, mem;  // per node
     for (std::size_t c = 0; c < p.communicationCount(); ++c) {
       if (p.ccs[c] != t) continue;
@@ -118,8 +118,8 @@ TEST(Model, MemoryWeightIsTheRatioOfLinkToIntraNodeBandwidth) {
   EXPECT_EQ(fugaku.memoryWeight, 1u);
   // One rank per node (the paper's setting) or no intra-node bandwidth: no memory link, the
   // weights of before.
-  for (const Model& m : {makeModel(testing::fx10(), 0, 1),
-                         makeModel(withIntraNode(testing::fx10(), 0), 0, 2)}) {
+  for (const Model& m :
+       {makeModel(testing::fx10(), 0, 1), makeModel(withIntraNode(testing::fx10(), 0), 0, 2)}) {
     EXPECT_FALSE(m.memoryLinks());
     EXPECT_EQ(m.linkWeight, 4u);
     EXPECT_EQ(m.nodeWeight, 1u);
@@ -178,8 +178,7 @@ TEST(Model, ReferenceEqualsThePlainDefinition) {
             const double plain = plainTac3Seconds(p, router, mapping, model);
             // 3.3: the weights are the closest fraction (1e-3 here), not the ratio itself.
             EXPECT_NEAR(s.tac3, plain, (intra == 3.3 && k > 1 ? 1e-3 : 1e-12) * plain)
-                << "engines " << engines << " K " << k << " ratio " << ratio << " intra "
-                << intra;
+                << "engines " << engines << " K " << k << " ratio " << ratio << " intra " << intra;
             EXPECT_LE(s.tac3LowerBound, s.tac3 * (1 + 1e-12));
             if (k > 1 && intra > 0) {
               EXPECT_GT(s.tac3LowerBound, 0);
@@ -270,11 +269,11 @@ Mapping moved(const Placement& placement, int task, int position) {
 // Random proposals, committed or discarded at random, checked against the reference.
 template <class Engine, class Check, class... Extra>
 int randomMoves(const Machine& machine, const std::string& shape, const Model& model, int tasks,
-                Check check, Extra... extra) {
+                bool oneSizePerSet, Check check, Extra... extra) {
   const Box box = makeBox(machine, shape);
   const Network router(machine, box);
   Rng rng(tasks * 7 + model.engines * 3 + model.ranksPerNode);
-  const Problem problem = testing::randomModelProblem(tasks, 4, rng, model);
+  const Problem problem = testing::randomModelProblem(tasks, 4, rng, model, oneSizePerSet);
   Engine engine(problem, router, randomMapping(tasks, box, 5, model.ranksPerNode), extra...);
   const int positions = box.nodeCount * model.ranksPerNode;
   int rejected = 0;
@@ -332,7 +331,7 @@ const ModelCase kCases[] = {{4, 1, 1.0},
                             {1, 1, 1.0, Overlap::Adjacent},
                             {4, 2, 1.0, Overlap::Auto},
                             {4, 1, 1.0, Overlap::Adjacent},
-                            {4, 2, 1.0, Overlap::None, 0},    // in-node messages free
+                            {4, 2, 1.0, Overlap::None, 0},     // in-node messages free
                             {2, 4, 0.75, Overlap::None, 0.7},  // memory slower than a link
                             {1, 2, 1.0, Overlap::None, 3.3},   // closest-fraction weights
                             {4, 4, 1.0, Overlap::Auto, 5}};
@@ -356,7 +355,7 @@ TEST(Model, Tac3EngineEqualsReferenceAfterEveryMove) {
         if (c.intra >= 0) m.intraNodeBandwidth = fx10.linkBandwidth * c.intra;
         const Model model = makeModel(m, 0, c.k, c.overlap);
         rejected += randomMoves<Tac3Objective>(
-            m, shape, model, 60 * c.k,
+            m, shape, model, 60 * c.k, false,
             [](std::uint64_t value, std::uint64_t secondary, const ExactScores& ref) {
               ASSERT_EQ(value, ref.tac3ByteCounts);
               ASSERT_EQ(secondary, ref.sharedPairs);
@@ -378,7 +377,7 @@ TEST(Model, Tac3EngineEqualsReferenceOnGraphMachinesWithMemoryLinks) {
       const Model model = makeModel(m, 2, k);
       ASSERT_TRUE(model.memoryLinks());
       rejected += randomMoves<Tac3Objective>(
-          m, std::to_string(m.axes[0].size), model, m.axes[0].size * k - 3,
+          m, std::to_string(m.axes[0].size), model, m.axes[0].size * k - 3, false,
           [](std::uint64_t value, std::uint64_t secondary, const ExactScores& ref) {
             ASSERT_EQ(value, ref.tac3ByteCounts);
             ASSERT_EQ(secondary, ref.sharedPairs);
@@ -391,12 +390,12 @@ TEST(Model, TahbAndRmattEnginesEqualReferenceWithSeveralRanksPerNode) {
   const Machine fx10 = testing::fx10();
   for (int k : {2, 4}) {
     const Model model = makeModel(fx10, 4, k);
-    randomMoves<TahbObjective>(fx10, "2x2x2x2x3x2", model, 70 * k,
+    randomMoves<TahbObjective>(fx10, "2x2x2x2x3x2", model, 70 * k, false,
                                [](std::uint64_t value, std::uint64_t, const ExactScores& ref) {
                                  ASSERT_EQ(value, ref.tahbByteHops);
                                });
     randomMoves<RmattObjective>(
-        fx10, "2x2x2x2x3x2", model, 70 * k,
+        fx10, "2x2x2x2x3x2", model, 70 * k, false,
         [](unsigned __int128 value, std::uint64_t, const ExactScores& ref) {
           ASSERT_TRUE(value == static_cast<unsigned __int128>(ref.tahbByteHops) * ref.maxLinkBytes);
         });
@@ -435,7 +434,9 @@ TEST(Model, OverlapChargesWhatConsecutiveCcssAddToEachOther) {
   EXPECT_EQ(evaluateExact(adjacent, router, identity).maxLinkMessages, 1);
 }
 
-TEST(Model, CompactEngineOnlyInThePapersSetting) {
+// The compact engine takes one rank per node with any engines (the node term is then a
+// constant per CCS, incremental_compact.hpp), not several ranks per node or phase overlap.
+TEST(Model, CompactEngineTakesOneRankPerNode) {
   const Machine fx10 = testing::fx10();
   const Box box = makeBox(fx10, "2x2x2x2x3x2");
   const Network router(fx10, box);
@@ -443,10 +444,38 @@ TEST(Model, CompactEngineOnlyInThePapersSetting) {
   sets.tasks = 4;
   sets.sets.push_back({{0, 1, 64}, {2, 3, 64}});
   EXPECT_TRUE(CompactTac3Objective::fits(makeProblem(sets, makeModel(fx10, 1)), router));
-  EXPECT_FALSE(CompactTac3Objective::fits(makeProblem(sets, makeModel(fx10, 4)), router));
+  EXPECT_TRUE(CompactTac3Objective::fits(makeProblem(sets, makeModel(fx10, 4)), router));
   EXPECT_FALSE(CompactTac3Objective::fits(makeProblem(sets, makeModel(fx10, 1, 2)), router));
+  EXPECT_FALSE(CompactTac3Objective::fits(makeProblem(sets, makeModel(fx10, 4, 2)), router));
   EXPECT_FALSE(CompactTac3Objective::fits(
       makeProblem(sets, makeModel(fx10, 1, 1, Overlap::Adjacent)), router));
+}
+
+// With one rank per node, the compact engine's constant node term and scaled network loads
+// are the weighted model exactly: engines faster and slower than links, ranks that send
+// several messages in a set (the node term then often decides the cost).
+TEST(Model, CompactEngineEqualsReferenceWithEngines) {
+  const Machine fx10 = testing::fx10();
+  int rejected = 0;
+  for (const ModelCase& c : kCases) {
+    if (c.k != 1 || c.overlap != Overlap::None) continue;
+    for (const char* shape : {"2x2x2x2x3x2", "1x2x4x2x3x2"}) {
+      SCOPED_TRACE(std::string(shape) + " engines " + std::to_string(c.engines) + " ratio " +
+                   std::to_string(c.ratio));
+      const Machine m = withEngines(fx10, c.engines, fx10.linkBandwidth * c.ratio);
+      const Model model = makeModel(m);
+      ASSERT_TRUE(model.nodeLinks());
+      rejected += randomMoves<CompactTac3Objective>(
+          m, shape, model, 60, true,
+          [](std::uint64_t value, std::uint64_t secondary, const ExactScores& ref) {
+            ASSERT_EQ(value, ref.tac3ByteCounts);
+            ASSERT_EQ(secondary, ref.sharedPairs);
+          });
+    }
+  }
+  if (!testing::underSanitizers()) {
+    EXPECT_GT(rejected, 10);  // early rejections happen, and each was checked above
+  }
 }
 
 // The annealer with several ranks per node: a valid mapping (distinct slots, at most K per

@@ -36,7 +36,8 @@ int cgRowPartner(const CgGrid& grid, int rank, int step);
 int cgTransposePartner(const CgGrid& grid, int rank);
 
 std::string generateCgTrace(const CgOptions& options);
-// The same pattern compiled for evaluation (its CCSs as a Problem), for tests and benchmarks.
-Problem generateCgProblem(const CgOptions& options);
+// The same pattern compiled for evaluation (its CCSs, as `model` extracts them, as a Problem),
+// for tests and benchmarks.
+Problem generateCgProblem(const CgOptions& options, const Model& model = {});
 
 }  // namespace tac3map

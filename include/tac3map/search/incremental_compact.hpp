@@ -1,5 +1,13 @@
 // The fast tac3 engine for boxes of the paper's size. It applies when every CCS has one message
-// size and at most 255 messages and the box's routes (at most 15 hops) fit one table (fits()).
+// size and at most 255 messages, the box's routes (at most 15 hops) fit one table, and the
+// model has one rank per node and no phase overlap (fits()), with any number of engines.
+// With one rank per node a node's engine links carry exactly the messages of the rank on it,
+// wherever the rank is placed, so the model's node term (model.hpp) is a per-CCS constant: the
+// most messages one rank of the CCS sends or receives, times the node weight. The engine keeps
+// unweighted message counts on network links and charges a CCS
+//   size x max(linkWeight x its largest count, that constant)
+// which is the general engine's weighted maximum exactly, and its sharing pairs are the
+// network's (x linkWeight^2) plus the engine links' constant.
 // Then a CCS's link loads are one dense byte array and a route is a fixed-size row of dense
 // link ids. A move copies the rows of its messages into one list (whole rows, each written
 // over the tail of the one before, so there is no branch per route), walks that list once,
@@ -74,6 +82,10 @@ class CompactTac3Objective : public IncrementalObjective<CompactTac3Objective>, 
   }
 
   std::uint8_t* loads(int t) { return load_.data() + static_cast<std::size_t>(t) * scanned_; }
+  // CCS t's cost for one occurrence when its busiest network link carries `most` messages.
+  std::uint64_t costOf(int t, std::uint32_t most) const {
+    return size_[t] * std::max<std::uint64_t>(std::uint64_t{linkWeight_} * most, nodeFloor_[t]);
+  }
 
   int nodes_ = 0;
   // A route is a row of rowSlots_ (8 or 16) slots: its dense link ids, then anything, and its
@@ -82,7 +94,12 @@ class CompactTac3Objective : public IncrementalObjective<CompactTac3Objective>, 
   std::uint32_t scanned_ = 0;  // bytes of a CCS's load array (its links, rounded up to 64)
   std::vector<std::uint16_t> routes_;
   std::vector<std::uint8_t> load_;  // per CCS its link loads
-  std::vector<std::uint32_t> maxLoad_;
+  std::vector<std::uint32_t> maxLoad_;  // per CCS, in messages
+  std::uint32_t linkWeight_ = 1;        // of a message on a network link (model.hpp)
+  std::vector<std::uint64_t> size_;     // per CCS: its one message size
+  // Per CCS: its engine links' largest weighted load, the same for every mapping (0 when the
+  // model does not charge nodes).
+  std::vector<std::uint64_t> nodeFloor_;
   std::vector<Message> messages_;  // per task, sorted by CCS
   std::vector<std::uint32_t> messageStart_;
   std::vector<Offsets> now_, after_;  // per task: now, and once the proposed move is made
@@ -133,7 +150,7 @@ bool CompactTac3Objective::proposeWith(int task, int node, Limit&& limit) {
     while (a != aEnd && a->ccs == t) ++a;
     while (b != bEnd && b->ccs == t) ++b;
     enter(t, slack);
-    const std::uint64_t newCost = bound_[t] * evaluate<Row>(t, aFirst, a, bFirst, b);
+    const std::uint64_t newCost = costOf(t, evaluate<Row>(t, aFirst, a, bFirst, b));
     // Tac3Objective also looks while the new routes go in; looking once at the end is the
     // same decision, as the loads (and so this lower bound) only rise meanwhile.
     const bool tooHigh = certainlyTooHigh(t, newCost, slack, limit);
@@ -162,7 +179,7 @@ std::uint32_t CompactTac3Objective::evaluate(int t, const Message* a, const Mess
   const auto keep = [](std::uint32_t, std::uint32_t) {};
   for (const std::uint16_t* l = removed; l != added; ++l) step.out(*l, 1, keep);
   for (const std::uint16_t* l = added; l != end; ++l) step.in(*l, 1, keep);
-  addPairs(t, step.pairs);
+  addPairs(t, step.pairs * linkWeight_ * linkWeight_);
   const std::uint32_t oldMax = maxLoad_[t];
   s.newMax =
       step.newMax(oldMax, [&](std::uint32_t) { return largestByte(load, scanned_, oldMax); });
@@ -173,7 +190,7 @@ std::uint32_t CompactTac3Objective::evaluate(int t, const Message* a, const Mess
 inline void CompactTac3Objective::commit() {
   for (const Segment& s : segments_) {
     maxLoad_[s.ccs] = s.newMax;
-    cost_[s.ccs] = bound_[s.ccs] * s.newMax;  // the bound is the CCS's one message size
+    cost_[s.ccs] = costOf(s.ccs, s.newMax);
   }
   commitTotals();
   placement_.apply(move_);
