@@ -1,6 +1,8 @@
 // Speed of the search on the paper's case: CG-64 on the FX10 box 2x2x2x2x3x2.
 //   FullSchedule/<objective>: the paper's whole schedule (T0 10, T_end 1e-8, 2,500 trials per
 //     temperature, cooling 0.9: 492,500 trials) without early stop; counter trials_per_second.
+//     tac3_default_model: the same with the machine file's four engines per node (what `map`
+//     runs by default), on the engine `map` picks and on the general one.
 //   Move/<objective>: one trial's work on the incremental engine: a random move proposed and
 //     discarded (a rejected trial; no early rejection, as at a high temperature).
 //   FullEvaluation: the reference evaluator on one mapping, i.e. what a trial would cost
@@ -10,13 +12,13 @@
 
 #include <sstream>
 
+#include "tac3map/base/random.hpp"
 #include "tac3map/gen/cg_pattern.hpp"
 #include "tac3map/io/trace.hpp"
 #include "tac3map/search/annealer.hpp"
 #include "tac3map/search/incremental.hpp"
 #include "tac3map/search/incremental_compact.hpp"
 #include "tac3map/search/incremental_general.hpp"
-#include "tac3map/base/random.hpp"
 
 namespace tac3map {
 namespace {
@@ -24,24 +26,30 @@ namespace {
 struct Cg64 {
   Machine machine = loadMachine(std::string(TAC3MAP_SOURCE_DIR) + "/topologies/fx10.json");
   Box box = makeBox(machine, "2x2x2x2x3x2");
-  Problem problem = generateCgProblem(CgOptions{});  // 64 ranks
+  Problem problem = generateCgProblem(CgOptions{});  // 64 ranks, the paper's model
+  // The machine file's model, what `map` uses by default: four engines per node.
+  Problem problemDefaultModel = generateCgProblem(CgOptions{}, makeModel(machine));
 };
+
+// The paper's model, or the machine file's.
+enum class CgModel { Paper, MachineFile };
 
 const Cg64& cg64() {
   static const Cg64 instance;
   return instance;
 }
 
-void FullSchedule(benchmark::State& state, ObjectiveKind kind, Tac3Engine engine) {
+void FullSchedule(benchmark::State& state, ObjectiveKind kind, Tac3Engine engine,
+                  CgModel model = CgModel::Paper) {
   const Cg64& cg = cg64();
+  const Problem& problem = model == CgModel::Paper ? cg.problem : cg.problemDefaultModel;
   const Network router(cg.machine, cg.box);
   Schedule schedule;
   schedule.earlyStop = false;
   schedule.tac3Engine = engine;
   std::uint64_t trials = 0;
   for (auto _ : state) {
-    const SearchResult r =
-        anneal(cg.problem, router, kind, identityMapping(64, cg.box), schedule, 1);
+    const SearchResult r = anneal(problem, router, kind, identityMapping(64, cg.box), schedule, 1);
     trials += r.trials;
     benchmark::DoNotOptimize(r.best.nodeOfTask.data());
   }
@@ -51,6 +59,12 @@ void FullSchedule(benchmark::State& state, ObjectiveKind kind, Tac3Engine engine
 BENCHMARK_CAPTURE(FullSchedule, tac3, ObjectiveKind::Tac3, Tac3Engine::Auto)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(FullSchedule, tac3_general_engine, ObjectiveKind::Tac3, Tac3Engine::General)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(FullSchedule, tac3_default_model, ObjectiveKind::Tac3, Tac3Engine::Auto,
+                  CgModel::MachineFile)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(FullSchedule, tac3_default_model_general_engine, ObjectiveKind::Tac3,
+                  Tac3Engine::General, CgModel::MachineFile)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(FullSchedule, tahb, ObjectiveKind::Tahb, Tac3Engine::Auto)
     ->Unit(benchmark::kMillisecond);
