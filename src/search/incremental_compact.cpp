@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <map>
+#include <type_traits>
 #include <utility>
 
 #ifdef __SSE2__
@@ -16,13 +17,24 @@ namespace {
 // paper's boxes are far inside them.
 constexpr std::size_t kRouteTableBudget = std::size_t{16} << 20;
 constexpr std::uint32_t kMostScannedBytes = 4096;
-constexpr int kMostMessagesPerCcs = std::numeric_limits<std::uint8_t>::max();
+constexpr std::uint64_t kMostMessagesPerCcs = std::numeric_limits<std::uint8_t>::max();
+// Weighted loads stay below 2^15: the 16-bit pass compares signed lanes.
+constexpr std::uint64_t kMostWeightedLoad = std::numeric_limits<std::int16_t>::max();
 
 constexpr int kLongestRoute = 15;  // a row of 16 slots holds it and its length
 
-// Rows of 8 slots when routes have at most 7 hops, else 16.
-int rowSlotsFor(const Network& router) {
-  return router.longestRoute() <= 7 ? 8 : 16;
+// Several ranks per node: weighted loads on every link of the model; else counts on network
+// links (the header says why).
+bool weightedFor(const Model& model) {
+  return model.ranksPerNode > 1;
+}
+// The most links a row holds, with the engine links when the loads are weighted.
+int longestRow(const Network& router, const Model& model) {
+  return weightedFor(model) ? ModelLinks(router, model).longestRoute() : router.longestRoute();
+}
+// Rows of 8 slots when routes have at most 7 links, else 16.
+int rowSlotsFor(int longest) {
+  return longest <= 7 ? 8 : 16;
 }
 
 std::uint32_t roundUp(std::uint32_t n, std::uint32_t to) {
@@ -31,12 +43,12 @@ std::uint32_t roundUp(std::uint32_t n, std::uint32_t to) {
 
 }  // namespace
 
-std::uint32_t largestByte(const std::uint8_t* bytes, std::uint32_t count, std::uint32_t ceiling) {
+std::uint32_t largestLoad(const std::uint8_t* loads, std::uint32_t count, std::uint32_t ceiling) {
 #ifdef __SSE2__
   const __m128i top = _mm_set1_epi8(static_cast<char>(ceiling));
   __m128i most = _mm_setzero_si128();
   for (std::uint32_t i = 0; i < count; i += 64) {
-    const auto* block = reinterpret_cast<const __m128i*>(bytes + i);
+    const auto* block = reinterpret_cast<const __m128i*>(loads + i);
     most = _mm_max_epu8(
         _mm_max_epu8(most, _mm_loadu_si128(block)),
         _mm_max_epu8(_mm_loadu_si128(block + 1),
@@ -48,29 +60,57 @@ std::uint32_t largestByte(const std::uint8_t* bytes, std::uint32_t count, std::u
   return *std::max_element(lanes, lanes + 16);
 #else
   std::uint8_t most = 0;
-  for (std::uint32_t i = 0; i < count; ++i) most = std::max(most, bytes[i]);
+  for (std::uint32_t i = 0; i < count; ++i) most = std::max(most, loads[i]);
+  return std::min<std::uint32_t>(most, ceiling);
+#endif
+}
+
+std::uint32_t largestLoad(const std::uint16_t* loads, std::uint32_t count, std::uint32_t ceiling) {
+#ifdef __SSE2__
+  // SSE2 has a signed 16-bit maximum only: loads stay below 2^15 (fits()).
+  const __m128i top = _mm_set1_epi16(static_cast<short>(ceiling));
+  __m128i most = _mm_setzero_si128();
+  for (std::uint32_t i = 0; i < count; i += 32) {
+    const auto* block = reinterpret_cast<const __m128i*>(loads + i);
+    most = _mm_max_epi16(
+        _mm_max_epi16(most, _mm_loadu_si128(block)),
+        _mm_max_epi16(_mm_loadu_si128(block + 1),
+                      _mm_max_epi16(_mm_loadu_si128(block + 2), _mm_loadu_si128(block + 3))));
+    if (_mm_movemask_epi8(_mm_cmpeq_epi16(most, top)) != 0) return ceiling;
+  }
+  alignas(16) std::uint16_t lanes[8];
+  _mm_store_si128(reinterpret_cast<__m128i*>(lanes), most);
+  return *std::max_element(lanes, lanes + 8);
+#else
+  std::uint16_t most = 0;
+  for (std::uint32_t i = 0; i < count; ++i) most = std::max(most, loads[i]);
   return std::min<std::uint32_t>(most, ceiling);
 #endif
 }
 
 bool CompactTac3Objective::fits(const Problem& problem, const Network& router) {
-  // One rank per node (its engine links' loads do not depend on the mapping, see the header)
-  // and no overlap unions (whose copies load network links only).
-  if (problem.model.ranksPerNode != 1 || problem.model.overlap != Overlap::None) return false;
-  if (problem.ccsCount != problem.realCcsCount ||
+  // No overlap unions (their copies load network links only, and a union's term is not a
+  // maximum of its own loads).
+  if (problem.model.overlap != Overlap::None || problem.ccsCount != problem.realCcsCount ||
       problem.realCommunications != problem.communicationCount())
     return false;
+  const Model& model = problem.model;
+  const bool weighted = weightedFor(model);
+  const int longest = longestRow(router, model);
   const std::size_t n = static_cast<std::size_t>(router.nodeCount());
-  if (router.longestRoute() > kLongestRoute) return false;
-  if (n * n * rowSlotsFor(router) * sizeof(std::uint16_t) > kRouteTableBudget) return false;
+  if (longest > kLongestRoute) return false;
+  if (n * n * rowSlotsFor(longest) * sizeof(std::uint16_t) > kRouteTableBudget) return false;
   // Every link of a box starts at one of its nodes: a bound without listing them.
-  if (roundUp(static_cast<std::uint32_t>(router.linkIdLimit()), 64) > kMostScannedBytes)
-    return false;
-  std::vector<int> messages(problem.ccsCount, 0);
-  std::vector<std::uint64_t> size(problem.ccsCount, 0);
+  const std::uint32_t ids = static_cast<std::uint32_t>(weighted ? ModelLinks(router, model).limit()
+                                                                : router.linkIdLimit());
+  const std::uint32_t bytesPerLoad = weighted ? 2 : 1;
+  if (roundUp(ids * bytesPerLoad, 64) > kMostScannedBytes) return false;
+  const std::uint64_t weight = weighted ? ModelLinks(router, model).largestWeight() : 1;
+  std::vector<std::uint64_t> messages(problem.ccsCount, 0), size(problem.ccsCount, 0);
   for (std::size_t c = 0; c < problem.communicationCount(); ++c) {
     const int t = problem.ccs[c];
-    if (++messages[t] > kMostMessagesPerCcs) return false;
+    if (++messages[t] > kMostMessagesPerCcs || messages[t] * weight > kMostWeightedLoad)
+      return false;
     if (messages[t] > 1 && size[t] != problem.bytes[c]) return false;
     size[t] = problem.bytes[c];
   }
@@ -82,30 +122,44 @@ CompactTac3Objective::CompactTac3Objective(const Problem& problem, const Network
     : IncrementalObjective(problem, router, mapping),
       Tac3Totals(problem),
       nodes_(router.nodeCount()),
-      rowSlots_(rowSlotsFor(router)),
-      linkWeight_(problem.model.linkWeight) {
+      weighted_(weightedFor(problem.model)),
+      rowSlots_(rowSlotsFor(longestRow(router, problem.model))),
+      linkWeight_(weighted_ ? 1 : problem.model.linkWeight) {
+  // The links a message from p to q loads and their weights: with weighted loads the model's
+  // (network, engine and memory links), else the network's, each counting 1.
+  const ModelLinks model(router, problem.model);
+  const auto forEachLink = [&](int p, int q, auto&& visit) {
+    if (weighted_)
+      model.forEachLink(p, q, visit);
+    else
+      router.forEachLink(p, q, [&](LinkId l) { visit(l, 1u); });
+  };
   // Links get dense ids in the order routes first use them; links no route uses get none.
-  std::vector<int> dense(router.linkIdLimit(), -1);
+  std::vector<int> dense(weighted_ ? model.limit() : router.linkIdLimit(), -1);
   int links = 0;
   routes_.assign(static_cast<std::size_t>(nodes_) * nodes_ * rowSlots_, 0);
   for (int p = 0; p < nodes_; ++p)
     for (int q = 0; q < nodes_; ++q) {
       std::uint16_t* row = routes_.data() + (static_cast<std::size_t>(p) * nodes_ + q) * rowSlots_;
-      std::uint16_t hops = 0;
-      router.forEachLink(p, q, [&](LinkId l) {
-        if (dense[l] < 0) dense[l] = links++;
-        row[hops++] = static_cast<std::uint16_t>(dense[l]);
+      std::uint16_t length = 0;
+      forEachLink(p, q, [&](LinkId l, std::uint32_t w) {
+        if (dense[l] < 0) {
+          dense[l] = links++;
+          weight_.push_back(static_cast<std::uint16_t>(w));
+        }
+        row[length++] = static_cast<std::uint16_t>(dense[l]);
       });
-      row[rowSlots_ - 1] = hops;
+      row[rowSlots_ - 1] = length;
     }
-  scanned_ = roundUp(static_cast<std::uint32_t>(links), 64);
+  scanned_ = roundUp(static_cast<std::uint32_t>(links), weighted_ ? 32 : 64);
+  weight_.resize(scanned_, 0);
   messageStart_.push_back(0);
   for (int task = 0; task < problem.tasks; ++task) {
     for (const int* c = placement_.incidentBegin(task); c != placement_.incidentEnd(task); ++c)
       messages_.push_back({problem.ccs[*c], problem.src[*c], problem.dst[*c],
                            problem.src[*c] == task ? problem.dst[*c] : problem.src[*c]});
     messageStart_.push_back(static_cast<std::uint32_t>(messages_.size()));
-    now_.push_back(offsetsOf(mapping.nodeOfTask[task]));
+    now_.push_back(offsetsOf(placement_.nodeOf(task)));
   }
   after_ = now_;
   // A move re-routes the communications of its two tasks, each from its old route to its new
@@ -113,7 +167,10 @@ CompactTac3Objective::CompactTac3Objective(const Problem& problem, const Network
   links_.resize((4 * placement_.mostIncident() + 1) * static_cast<std::size_t>(rowSlots_));
 
   const int ccsCount = problem.ccsCount;
-  load_.assign(static_cast<std::size_t>(ccsCount) * scanned_, 0);
+  if (weighted_)
+    wideLoad_.assign(static_cast<std::size_t>(ccsCount) * scanned_, 0);
+  else
+    load_.assign(static_cast<std::size_t>(ccsCount) * scanned_, 0);
   maxLoad_.assign(ccsCount, 0);
   size_.assign(ccsCount, 0);
   nodeFloor_.assign(ccsCount, 0);
@@ -122,14 +179,20 @@ CompactTac3Objective::CompactTac3Objective(const Problem& problem, const Network
     const int t = problem.ccs[c];
     size_[t] = problem.bytes[c];
     const Ends e = endsNow(static_cast<int>(c));
-    std::uint8_t* load = loads(t);
-    router.forEachLink(e.p, e.q, [&](LinkId l) {
-      const std::uint32_t before = load[dense[l]]++;
-      sharedPairs_ += before * pairWeight * repeats_[t];
-      maxLoad_[t] = std::max(maxLoad_[t], before + 1);
-    });
+    const auto add = [&](auto* load) {
+      forEachLink(e.p, e.q, [&](LinkId l, std::uint32_t w) {
+        const std::uint32_t before = load[dense[l]];
+        load[dense[l]] = static_cast<std::remove_reference_t<decltype(*load)>>(before + w);
+        sharedPairs_ += before * w * pairWeight * repeats_[t];
+        maxLoad_[t] = std::max(maxLoad_[t], before + w);
+      });
+    };
+    if (weighted_)
+      add(loads<true>(t));
+    else
+      add(loads<false>(t));
   }
-  if (problem.model.nodeLinks()) {
+  if (!weighted_ && problem.model.nodeLinks()) {
     // Per CCS and rank the messages it sends and receives; a rank with n of them loads its
     // node's engine link with n x nodeWeight and n(n-1)/2 pairs of nodeWeight^2 each.
     const std::uint64_t w = problem.model.nodeWeight;
