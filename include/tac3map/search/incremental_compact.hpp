@@ -107,7 +107,8 @@ class CompactTac3Objective : public IncrementalObjective<CompactTac3Objective>, 
     else
       return load_.data() + at;
   }
-  // CCS t's cost for one occurrence when its busiest network link carries `most` messages.
+  // CCS t's cost for one occurrence when its largest load is `most` (counts: messages on its
+  // busiest network link; weighted: its largest weighted load, with linkWeight_ 1, no floor).
   std::uint64_t costOf(int t, std::uint32_t most) const {
     return size_[t] * std::max<std::uint64_t>(std::uint64_t{linkWeight_} * most, nodeFloor_[t]);
   }
