@@ -1,9 +1,7 @@
 #include "tac3map/search/incremental_compact.hpp"
 
 #include <limits>
-#include <map>
 #include <type_traits>
-#include <utility>
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -95,17 +93,18 @@ bool CompactTac3Objective::fits(const Problem& problem, const Network& router) {
       problem.realCommunications != problem.communicationCount())
     return false;
   const Model& model = problem.model;
+  const ModelLinks modelLinks(router, model);
   const bool weighted = weightedFor(model);
   const int longest = longestRow(router, model);
   const std::size_t n = static_cast<std::size_t>(router.nodeCount());
   if (longest > kLongestRoute) return false;
   if (n * n * rowSlotsFor(longest) * sizeof(std::uint16_t) > kRouteTableBudget) return false;
   // Every link of a box starts at one of its nodes: a bound without listing them.
-  const std::uint32_t ids = static_cast<std::uint32_t>(weighted ? ModelLinks(router, model).limit()
-                                                                : router.linkIdLimit());
+  const std::uint32_t ids =
+      static_cast<std::uint32_t>(weighted ? modelLinks.limit() : router.linkIdLimit());
   const std::uint32_t bytesPerLoad = weighted ? 2 : 1;
   if (roundUp(ids * bytesPerLoad, 64) > kMostScannedBytes) return false;
-  const std::uint64_t weight = weighted ? ModelLinks(router, model).largestWeight() : 1;
+  const std::uint64_t weight = weighted ? modelLinks.largestWeight() : 1;
   std::vector<std::uint64_t> messages(problem.ccsCount, 0), size(problem.ccsCount, 0);
   for (std::size_t c = 0; c < problem.communicationCount(); ++c) {
     const int t = problem.ccs[c];
@@ -193,19 +192,25 @@ CompactTac3Objective::CompactTac3Objective(const Problem& problem, const Network
       add(loads<false>(t));
   }
   if (!weighted_ && problem.model.nodeLinks()) {
-    // Per CCS and rank the messages it sends and receives; a rank with n of them loads its
-    // node's engine link with n x nodeWeight and n(n-1)/2 pairs of nodeWeight^2 each.
+    // Per CCS and rank the messages it sends and receives (a rank's messages are listed by
+    // CCS); n of them load its node's engine link with n x nodeWeight and n(n-1)/2 pairs of
+    // nodeWeight^2 each.
     const std::uint64_t w = problem.model.nodeWeight;
-    std::map<std::pair<int, int>, std::uint64_t> sent, received;
-    for (std::size_t c = 0; c < problem.communicationCount(); ++c) {
-      ++sent[{problem.ccs[c], problem.src[c]}];
-      ++received[{problem.ccs[c], problem.dst[c]}];
-    }
-    for (const auto* side : {&sent, &received})
-      for (const auto& [key, n] : *side) {
-        nodeFloor_[key.first] = std::max(nodeFloor_[key.first], n * w);
-        sharedPairs_ += repeats_[key.first] * w * w * (n * (n - 1) / 2);
+    const auto charge = [&](int t, std::uint64_t n) {
+      nodeFloor_[t] = std::max(nodeFloor_[t], n * w);
+      sharedPairs_ += repeats_[t] * w * w * (n * (n - 1) / 2);
+    };
+    for (int task = 0; task < problem.tasks; ++task) {
+      const Message* m = messages_.data() + messageStart_[task];
+      const Message* const end = messages_.data() + messageStart_[task + 1];
+      while (m != end) {
+        const int t = m->ccs;
+        std::uint64_t sent = 0, received = 0;
+        for (; m != end && m->ccs == t; ++m) ++(m->src == task ? sent : received);
+        charge(t, sent);
+        charge(t, received);
       }
+    }
   }
   for (int t = 0; t < ccsCount; ++t) cost_[t] = costOf(t, maxLoad_[t]);
   sumCosts();

@@ -97,7 +97,6 @@ TEST(MeshPattern, RoundsAreAProperColouringAndSizesFollowTheFaces) {
   EXPECT_GT(bySize[bySize.size() / 2].second, o.bytes);  // sizes spread, not all at one end
 }
 
-// Ranks are numbered along a space-filling curve: consecutive ranks are close.
 // The two ends are exact whatever they are; multiples of 8 in between.
 TEST(MeshPattern, EndsAreExactEvenWhenNotMultiplesOf8) {
   MeshPatternOptions o;
@@ -136,6 +135,7 @@ TEST(MeshPattern, UnsetMaxBytesNeverContradictsBytes) {
   for (const MeshPattern::Pair& p : mesh.pairs) EXPECT_EQ(p.bytes, o.bytes);
 }
 
+// Ranks are numbered along a space-filling curve: consecutive ranks are close.
 TEST(MeshPattern, ConsecutiveRanksAreNearEachOther) {
   MeshPatternOptions o;
   o.ranks = 4096;
