@@ -114,7 +114,7 @@ for (path, hop_bytes, total, avg), s in zip(hb, sc):
     print("\t".join([name, input_, ranks, box, "tahb-map" if not strategy else "scotch", strategy,
                      hop_bytes, total, avg, s["tahb"], "ok", wall]))
 for step, f in status.items():
-    if step not in ("graphs", "target") and f[1] != "ok":
+    if step not in ("graphs", "target", "target2") and f[1] != "ok":
         print("\t".join([name, input_, ranks, box, "scotch", step, "", "", "", "", f[1], f[2]]))
 PY
   done

@@ -129,8 +129,9 @@ if status:
         step, what = st[0], st[1]
         wall = st[2] if len(st) > 2 else ""
         msg = st[4] if len(st) > 4 else ""
-        if step in ("graphs", "target"):
-            parts.append(f"{'amk_grf target' if step == 'target' else 'graphs (python)'} {what} {wall} s")
+        if step in ("graphs", "target", "target2"):
+            label = {"graphs": "graphs (python)", "target": "amk_grf target", "target2": "amk_grf -2 target"}[step]
+            parts.append(f"{label} {what} {wall} s")
             continue
         r = by.get(f"scotch-{step}")
         if what == "ok" and r:

@@ -9,8 +9,8 @@
       OUTDIR/src.grf, the tasks' communication graph from `tac3map ccs --json` (edge weight =
       bytes exchanged by the pair over all CCSs, in KiB, at least 1), padded with isolated
       vertices up to K times the node count (K ranks per node, default 1) so that a balanced
-      mapping is K tasks on every node (every node of the box weighs the same, K slots).
-      Prints the number of tasks.
+      mapping is K tasks on every node (every node of the box weighs the same, K slots), and
+      OUTDIR/src-unpadded.grf, the same graph without the padding. Prints the number of tasks.
 
   scotch_maps.py convert BOX TASKS SCOTCH.map OUT.map [K]
       turns scotch_gmap's result (terminal number = vertex of arch.grf) into a tac3map mapping
@@ -85,10 +85,11 @@ def graphs(machine_path, box, ccs_path, out, k="1"):
         kib = max(1, bytes_ // 1024)
         edges[a].append((b, kib))
         edges[b].append((a, kib))
-    with open(f"{out}/src.grf", "w") as f:
-        f.write(f"0\n{n * k} {sum(map(len, edges))}\n0 010\n")
-        for e in edges:
-            f.write(f"{len(e)} " + " ".join(f"{k} {t}" for t, k in sorted(e)) + "\n")
+    for name, vertices in (("src.grf", n * k), ("src-unpadded.grf", tasks)):
+        with open(f"{out}/{name}", "w") as f:
+            f.write(f"0\n{vertices} {sum(map(len, edges))}\n0 010\n")
+            for e in edges[:vertices]:
+                f.write(f"{len(e)} " + " ".join(f"{w} {t}" for t, w in sorted(e)) + "\n")
     print(tasks)
 
 

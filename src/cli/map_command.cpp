@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
+#include <sstream>
 
 #include "distributed.hpp"
 #include "progress_line.hpp"
@@ -65,6 +66,18 @@ json startJson(const std::optional<ChosenStart>& chosen, const Job& job) {
           {"seconds", chosen->seconds}};
 }
 
+// A search default per objective for a help text: "tac3 10, tahb 1, ...".
+template <class T>
+std::string perObjective(T SearchDefaults::*field) {
+  std::string text;
+  for (const ObjectiveSpec& spec : objectiveSpecs()) {
+    std::ostringstream value;
+    value << spec.defaults.*field;
+    text += (text.empty() ? "" : ", ") + std::string(spec.name) + " " + value.str();
+  }
+  return text;
+}
+
 double secondsSince(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
@@ -112,13 +125,18 @@ Command addMapCommand(CLI::App& app, Deprecations& deprecated) {
   cmd->add_option("--refiner", o.schedule.refiner, "the search: " + refinerNames().help())
       ->check(choiceOf(refinerNames()))
       ->capture_default_str();
-  cmd->add_option("--t0", o.schedule.t0, "initial temperature")->capture_default_str();
-  cmd->add_option("--t-end", o.schedule.tEnd, "final temperature")->capture_default_str();
+  cmd->add_option_function<double>(
+      "--t0", [&o](const double& v) { o.t0 = v; },
+      "initial temperature (default: " + perObjective(&SearchDefaults::t0) + ")");
+  cmd->add_option_function<double>(
+      "--t-end", [&o](const double& v) { o.tEnd = v; },
+      "final temperature (default: " + perObjective(&SearchDefaults::tEnd) + ")");
   cmd->add_option("--trials", o.schedule.trialsPerTemperature, "trials per temperature")
       ->check(CLI::Range(std::uint64_t{1}, limits::kMaxTrials))
       ->capture_default_str();
-  cmd->add_option("--cooling", o.schedule.cooling, "temperature factor per step")
-      ->capture_default_str();
+  cmd->add_option_function<double>(
+      "--cooling", [&o](const double& v) { o.cooling = v; },
+      "temperature factor per step (default: " + perObjective(&SearchDefaults::cooling) + ")");
   cmd->add_flag("--no-early-stop", o.noEarlyStop,
                 "run the whole schedule even when tac3 reaches its lower bound");
   cmd->add_flag("--no-tie-break", o.noTieBreak,
@@ -128,9 +146,11 @@ Command addMapCommand(CLI::App& app, Deprecations& deprecated) {
                   "seconds for the whole search: the starts of --init auto and their "
                   "searches, the chains, multilevel's levels and the tie-break share them "
                   "(reading the trace and building routes come on top; docs/search.md)");
-  cmd->add_option("--chains", o.chains, "independent chains (seeds seed, seed+1, ...)")
-      ->check(CLI::Range(1, limits::kMaxChains))
-      ->capture_default_str();
+  cmd->add_option_function<int>(
+         "--chains", [&o](const int& v) { o.chains = v; },
+         "independent chains (seeds seed, seed+1, ...; default: " +
+             perObjective(&SearchDefaults::chains) + ")")
+      ->check(CLI::Range(1, limits::kMaxChains));
   cmd->add_option("--threads", o.threads,
                   "threads running the chains (result does not "
                   "depend on it)")
@@ -171,6 +191,10 @@ int runMap(const MapOptions& o) {
   const ObjectiveKind objective = options.objective;
   Schedule& schedule = options.schedule;
   schedule = o.schedule;
+  const SearchDefaults& defaults = objectiveSpec(objective).defaults;
+  schedule.t0 = o.t0.value_or(defaults.t0);
+  schedule.tEnd = o.tEnd.value_or(defaults.tEnd);
+  schedule.cooling = o.cooling.value_or(defaults.cooling);
   schedule.earlyStop = !o.noEarlyStop;
   schedule.breakTies = !o.noTieBreak;
   schedule.moves = parseMoveKind(o.moves);
@@ -179,7 +203,7 @@ int runMap(const MapOptions& o) {
   options.init = o.init;
   options.grid = parseGrid(o.grid);
   options.coresPerNode = o.coresPerNode;
-  options.chains = o.chains;
+  options.chains = o.chains.value_or(defaults.chains);
   options.threads = o.threads;
   options.reports = MpiSession::rank() == 0;
   options.runChains = annealChainsEverywhere;
@@ -188,7 +212,7 @@ int runMap(const MapOptions& o) {
   // The progress line, from reading to the search's end. With MPI only rank 0 reports, on its
   // own chains' progress.
   std::optional<ProgressLine> line;
-  line.emplace(progress, schedule.totalTrials() * static_cast<std::uint64_t>(o.chains),
+  line.emplace(progress, schedule.totalTrials() * static_cast<std::uint64_t>(options.chains),
                objectiveSpec(objective).normalisedMeaning,
                !o.quiet && MpiSession::rank() == 0 && ::isatty(STDERR_FILENO));
   options.onDeadline = [&line](const Deadline& deadline) { line->bound(deadline); };
@@ -299,12 +323,13 @@ int runMap(const MapOptions& o) {
     out << ", " << job.model.engines << " engine" << (job.model.engines > 1 ? "s" : "") << " and "
         << job.model.ranksPerNode << " rank" << (job.model.ranksPerNode > 1 ? "s" : "")
         << " per node";
-  if (o.chains > 1) out << ", " << o.chains << " chains on " << o.threads << " threads";
+  if (options.chains > 1) out << ", " << options.chains << " chains on " << o.threads << " threads";
   out << "\n";
   printScores(out, "", {"initial", "result"}, {before, after}, ScoreFormat::Table, false);
   out << "search: " << trials << " trials, " << accepted << " accepted, "
       << format("%.3f", run.seconds) << " s, stopped: " << winner.stopped;
-  if (o.chains > 1) out << " (best: chain " << run.best << ", seed " << o.seed + run.best << ")";
+  if (options.chains > 1)
+    out << " (best: chain " << run.best << ", seed " << o.seed + run.best << ")";
   out << "\n";
   if (ranked > 0)
     out << "result: " << (resultFrom == "search" ? "the search's map" : resultFrom)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "common_options.hpp"
@@ -20,9 +21,11 @@ struct MapOptions {
   std::string grid;  // --grid 48x46x72: the ranks' process grid for the geometric start
   std::string moves = "auto";
   Schedule schedule;
+  // Unset: the objective's default (objectives.hpp, SearchDefaults).
+  std::optional<double> t0, tEnd, cooling;
+  std::optional<int> chains;
   bool noEarlyStop = false;
   bool noTieBreak = false;
-  int chains = 1;
   int threads = 1;
   bool quiet = false;
   std::string output;

@@ -47,14 +47,18 @@ std::string stringAt(const json& value, const std::string& where, const std::str
 }
 
 // Reads a schedule object; unknown fields are errors (a typo would silently run defaults).
+// Temperatures it leaves out are the objective's (`defaults`).
 Schedule readSchedule(const json& object, const std::string& where, const std::string& source,
-                      json& filled) {
+                      const SearchDefaults& defaults, json& filled) {
   if (!object.is_object()) failIn(source, where + ": expected a JSON object");
   checkFields(object,
               {"t0", "t_end", "trials", "cooling", "early_stop", "tie_break", "time_limit", "moves",
                "refiner"},
               where, source);
   Schedule s;
+  s.t0 = defaults.t0;
+  s.tEnd = defaults.tEnd;
+  s.cooling = defaults.cooling;
   std::string moves = "auto";
   for (const auto& [key, value] : object.items()) {
     const std::string at = where + "." + key;
@@ -222,18 +226,23 @@ SweepSpec readSweepSpec(const std::string& path) {
       seeds.push_back(jsonUnsigned(list[i], 0, std::numeric_limits<std::uint64_t>::max(),
                                    indexed("seeds", i), path));
   }
-  std::vector<std::pair<Schedule, json>> schedules;  // and as written in keys
+  // Per objective (its defaults fill what a schedule leaves out): each schedule, and as
+  // written in keys.
   const json scheduleList = doc.contains("schedules") ? arrayField(doc, "schedules", path)
                                                       : json::array({json::object()});
-  for (std::size_t i = 0; i < scheduleList.size(); ++i) {
-    json filled;
-    const Schedule schedule =
-        readSchedule(scheduleList[i], "schedules[" + std::to_string(i) + "]", path, filled);
-    schedules.emplace_back(schedule, filled);
-  }
-  std::vector<int> chains{1};
+  const auto schedulesFor = [&](const SearchDefaults& defaults) {
+    std::vector<std::pair<Schedule, json>> schedules;
+    for (std::size_t i = 0; i < scheduleList.size(); ++i) {
+      json filled;
+      const Schedule schedule = readSchedule(
+          scheduleList[i], "schedules[" + std::to_string(i) + "]", path, defaults, filled);
+      schedules.emplace_back(schedule, filled);
+    }
+    return schedules;
+  };
+  schedulesFor(SearchDefaults{});  // a bad schedule fails even in a sweep of baselines only
+  std::vector<int> chains;         // empty: the objective's default
   if (doc.contains("chains")) {
-    chains.clear();
     const json& list = arrayField(doc, "chains", path);
     for (std::size_t i = 0; i < list.size(); ++i)
       chains.push_back(static_cast<int>(
@@ -274,8 +283,11 @@ SweepSpec readSweepSpec(const std::string& path) {
         spec.entries.push_back(e);
         continue;
       }
-      for (const auto& [schedule, written] : schedules)
-        for (int k : chains)
+      const SearchDefaults& defaults = objectiveSpec(e.objective).defaults;
+      const std::vector<int> chainCounts =
+          chains.empty() ? std::vector<int>{defaults.chains} : chains;
+      for (const auto& [schedule, written] : schedulesFor(defaults))
+        for (int k : chainCounts)
           for (std::uint64_t seed : seeds) {
             e.seed = seed;
             e.schedule = schedule;

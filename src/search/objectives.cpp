@@ -126,11 +126,17 @@ SearchResult rmattSearch(const Problem& problem, const Network& router, const Ma
 const std::vector<ObjectiveSpec>& objectiveSpecs() {
   static const std::vector<ObjectiveSpec> specs = {
       {ObjectiveKind::Tac3, "tac3", "contention-aware communication time, the paper's eq. 1",
-       "x lower bound", tac3Value, tac3Reference, true, tac3Search},
+       "x lower bound", tac3Value, tac3Reference, true, tac3Search, SearchDefaults{}},
+      // Hop-bytes is a quadratic assignment problem, cheap per trial: the paper's schedule
+      // (tac3's) spends most of its steps far too hot or frozen for it and ends where its seed
+      // leads. A slower cooling over the temperatures where average hops still move, and four
+      // chains, reach the best maps of the peers; annealing beats multilevel on boxes of
+      // thousands of nodes (docs/search.md, "Hop-bytes").
       {ObjectiveKind::Tahb, "tahb", "traffic-aware hop-bytes", "avg hops", tahbValue, totalBytes,
-       false, tahbSearch},
+       false, tahbSearch, SearchDefaults{1.0, 1e-8, 0.99, 4, 65536}},
       {ObjectiveKind::RmattO2f, "rmatt-o2f", "RMATT's hop-bytes x most bytes on a link",
-       "x (total bytes x largest message)", rmattValue, rmattReference, false, rmattSearch},
+       "x (total bytes x largest message)", rmattValue, rmattReference, false, rmattSearch,
+       SearchDefaults{}},
   };
   return specs;
 }

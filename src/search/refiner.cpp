@@ -23,9 +23,12 @@ const EnumNames<std::string>& refinerNames() {
     std::vector<EnumNames<std::string>::Entry> entries;
     for (const auto& r : refiners())
       entries.push_back({r->name(), r->name(), std::string("(") + r->description() + ")"});
+    std::string above;
+    for (const ObjectiveSpec& spec : objectiveSpecs())
+      above += (above.empty() ? "" : ", ") + std::string(spec.name) + " " +
+               std::to_string(spec.defaults.multilevelAbove);
     entries.push_back(
-        {"auto", "auto",
-         "(multilevel above " + std::to_string(kMultilevelAbove) + " nodes where it applies)"});
+        {"auto", "auto", "(multilevel above so many nodes where it applies: " + above + ")"});
     return EnumNames<std::string>("refiner", std::move(entries));
   }();
   return names;
@@ -84,7 +87,8 @@ const Refiner& refinerFor(const RefineTask& task) {
   const std::string& name = task.schedule.refiner;
   if (name == "auto") {
     const Refiner* multilevel = findRefiner("multilevel");
-    if (task.router.nodeCount() > kMultilevelAbove && multilevel->whyNot(task).empty())
+    if (task.router.nodeCount() > objectiveSpec(task.objective).defaults.multilevelAbove &&
+        multilevel->whyNot(task).empty())
       return *multilevel;
     return *refiners().front();
   }

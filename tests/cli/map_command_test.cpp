@@ -92,6 +92,40 @@ TEST_F(Cli, ChainsGiveTheSameFileOnAnyThreadCount) {
   EXPECT_EQ(report["search"]["trials"], trials);
 }
 
+TEST_F(Cli, EachObjectiveSearchesWithItsOwnDefaults) {
+  // map takes the objective's temperatures and chain count (objectives.hpp) where no flag sets
+  // them, and a flag overrides each. tahb's differ from tac3's, so the test would see a
+  // default taken from the wrong objective.
+  const SearchDefaults& tahb = objectiveSpec(ObjectiveKind::Tahb).defaults;
+  const SearchDefaults& tac3 = objectiveSpec(ObjectiveKind::Tac3).defaults;
+  ASSERT_NE(tahb.chains, tac3.chains);
+  ASSERT_NE(tahb.cooling, tac3.cooling);
+  const auto trialsOf = [](const SearchDefaults& d, double cooling) {
+    Schedule s;
+    s.t0 = d.t0;
+    s.tEnd = d.tEnd;
+    s.cooling = cooling;
+    s.trialsPerTemperature = 20;
+    return s.totalTrials();
+  };
+  const auto chainsOf = [&](const std::string& flags) {
+    const Outcome r = run("map " + kFx10 + " --shape 1x2x4x2x3x2 " + kCg64 +
+                          " --init identity --no-early-stop --trials 20 --threads 2 " + flags +
+                          " -o " + out("d.map") + " --report " + out("d.json"));
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return nlohmann::json::parse(slurp(out("d.json")))["chains"];
+  };
+  auto chains = chainsOf("--objective tahb");
+  ASSERT_EQ(chains.size(), static_cast<std::size_t>(tahb.chains));
+  for (const auto& chain : chains) EXPECT_EQ(chain["trials"], trialsOf(tahb, tahb.cooling));
+  chains = chainsOf("--objective tahb --chains 1 --cooling " + std::to_string(tac3.cooling));
+  ASSERT_EQ(chains.size(), 1u);
+  EXPECT_EQ(chains[0]["trials"], trialsOf(tahb, tac3.cooling));
+  chains = chainsOf("--objective tac3 --no-tie-break");
+  ASSERT_EQ(chains.size(), static_cast<std::size_t>(tac3.chains));
+  EXPECT_EQ(chains[0]["trials"], trialsOf(tac3, tac3.cooling));
+}
+
 TEST_F(Cli, ProgressLineOnlyOnATerminal) {
   // One second, long enough for the line (every 250 ms), whatever the build's speed.
   const std::string args = "map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 +

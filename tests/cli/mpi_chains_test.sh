@@ -13,7 +13,7 @@ run() {  # run NAME LAUNCHER... : maps with both cases' options
   shift
   "$@" "$tac3map" map --machine "$source/topologies/fx10.json" --shape 2x2x2x2x3x2 \
     --trace "$source/examples/cg64-sendrecv.trace" --objective tahb --init random --seed 5 \
-    --t0 0.1 --t-end 0.05 --trials 30 --chains 5 --threads 2 --quiet \
+    --t0 0.1 --t-end 0.05 --cooling 0.9 --trials 30 --chains 5 --threads 2 --quiet \
     -o "$name-a.map" --report "$name-a.json" >/dev/null
   "$@" "$tac3map" map --machine "$source/topologies/fx10.json" --shape 2x2x2x2x3x2 \
     --trace "$source/examples/cg64-isend.trace" --seed 4 --trials 200 --chains 3 --quiet \

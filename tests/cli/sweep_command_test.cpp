@@ -1,11 +1,14 @@
 // `tac3map sweep` end to end: the cross product, resuming after a kill, failures and bad specs.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_fixture.hpp"
 #include "tac3map/io/exit_codes.hpp"
+#include "tac3map/search/objectives.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
@@ -48,6 +51,44 @@ TEST_F(Cli, SweepRunsTheCrossProductAndEqualsMap) {
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1 + 4 + 1) << r.out;
   // One line per finished entry on stderr.
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1 + 6) << r.err;
+}
+
+TEST_F(Cli, SweepTakesEachObjectivesDefaultsWhereTheSpecIsSilent) {
+  // As map does (objectives.hpp): the objective's cooling and chain count where the spec sets
+  // none, the spec's where it does.
+  const SearchDefaults& tahb = objectiveSpec(ObjectiveKind::Tahb).defaults;
+  const SearchDefaults& tac3 = objectiveSpec(ObjectiveKind::Tac3).defaults;
+  ASSERT_NE(tahb.chains, tac3.chains);
+  ASSERT_NE(tahb.cooling, tac3.cooling);
+  const auto keysOf = [&](const std::string& extra) {
+    const std::string spec = R"({"jobs": [{"trace": ")" +
+                             sourcePath("examples/cg32-sendrecv.trace") + R"(", "machine": ")" +
+                             sourcePath("topologies/fx10.json") +
+                             R"(", "boxes": ["1x1x4x2x3x2"]}], "objectives": ["tahb", "tac3"],
+                             "schedules": [{"trials": 5)" +
+                             extra + "}";
+    std::remove(out("k.jsonl").c_str());
+    const Outcome r =
+        run("sweep " + file("k.json", spec) + " -o " + out("k.jsonl") + " --threads 2 --quiet");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    std::map<std::string, nlohmann::json> keys;
+    for (const auto& line : jsonLines(out("k.jsonl"))) keys[line["key"]["objective"]] = line["key"];
+    return keys;
+  };
+  auto keys = keysOf("}]");
+  ASSERT_EQ(keys.size(), 2u);
+  EXPECT_EQ(keys["tahb"]["chains"], tahb.chains);
+  EXPECT_EQ(keys["tahb"]["schedule"]["cooling"], tahb.cooling);
+  EXPECT_EQ(keys["tahb"]["schedule"]["t0"], tahb.t0);
+  EXPECT_EQ(keys["tac3"]["chains"], tac3.chains);
+  EXPECT_EQ(keys["tac3"]["schedule"]["cooling"], tac3.cooling);
+  EXPECT_EQ(keys["tac3"]["schedule"]["t0"], tac3.t0);
+  keys = keysOf(R"(, "cooling": 0.8}], "chains": [2])");
+  ASSERT_EQ(keys.size(), 2u);
+  for (const char* objective : {"tahb", "tac3"}) {
+    EXPECT_EQ(keys[objective]["chains"], 2) << objective;
+    EXPECT_EQ(keys[objective]["schedule"]["cooling"], 0.8) << objective;
+  }
 }
 
 TEST_F(Cli, SweepResumesAfterAKillAndSkipsWhatIsDone) {

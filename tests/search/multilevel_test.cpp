@@ -191,6 +191,10 @@ TEST(Refiners, AutoPicksMultilevelOnLargeBoxesAndNamesAreChecked) {
                "annealing");
   EXPECT_STREQ(refinerFor({p, large.router, ObjectiveKind::Tac3, autoLarge, 1}).name(),
                "multilevel");
+  // The threshold is the objective's: tahb anneals on boxes of thousands of nodes.
+  ASSERT_GT(objectiveSpec(ObjectiveKind::Tahb).defaults.multilevelAbove, large.box.nodeCount);
+  EXPECT_STREQ(refinerFor({p, large.router, ObjectiveKind::Tahb, autoLarge, 1}).name(),
+               "annealing");
   // Several ranks per node: multilevel does not apply; auto falls back, naming it is an error.
   Model two;
   two.ranksPerNode = 2;

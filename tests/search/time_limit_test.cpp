@@ -161,7 +161,7 @@ TEST(TimeLimit, AutoStartsStopBuildingAndSearchingOnceTheirTimeIsUp) {
 }
 
 TEST(TimeLimit, MultilevelLevelsShareTheDeadlineAndNeverEndWorseThanTheStart) {
-  // 4,096 nodes: multilevel applies (more than kMultilevelAbove nodes).
+  // 4,096 nodes: multilevel applies (more than tac3's SearchDefaults::multilevelAbove nodes).
   const Machine machine = testing::simpleMachine({16, 16, 16}, {true, true, true});
   const Box box = makeBox(machine, "16x16x16");
   const Network router(machine, box);

@@ -16,6 +16,17 @@
 
 namespace tac3map {
 
+// What a search of an objective runs with where the user sets nothing (map's and sweep's
+// defaults): the annealing's temperatures (of the energy value / reference), the number of
+// independent chains, and above how many nodes the refiner "auto" is multilevel (refiner.hpp).
+struct SearchDefaults {
+  double t0 = 10.0;
+  double tEnd = 1e-8;
+  double cooling = 0.9;
+  int chains = 1;
+  int multilevelAbove = 2048;
+};
+
 struct ObjectiveSpec {
   ObjectiveKind kind;
   const char* name;         // as --objective spells it
@@ -32,6 +43,7 @@ struct ObjectiveSpec {
   // runs the objective's tie-break descent if schedule.breakTies and it has one.
   SearchResult (*search)(const Problem&, const Network&, const Mapping& initial, const Schedule&,
                          std::uint64_t seed, double reference, Progress*);
+  SearchDefaults defaults;
 };
 
 const std::vector<ObjectiveSpec>& objectiveSpecs();  // in --objective's order

@@ -49,10 +49,9 @@ const Refiner* findRefiner(const std::string& name);  // nullptr if none has thi
 // refiner may be (enum_names.hpp).
 const EnumNames<std::string>& refinerNames();
 // The refiner Schedule::refiner names for this job; "auto" is multilevel on boxes of more
-// than kMultilevelAbove nodes where it applies, else annealing. Throws InputError when the
-// named refiner cannot search the job.
+// nodes than the objective's SearchDefaults::multilevelAbove where it applies, else annealing.
+// Throws InputError when the named refiner cannot search the job.
 const Refiner& refinerFor(const RefineTask& task);
-inline constexpr int kMultilevelAbove = 2048;
 
 std::unique_ptr<Refiner> makeAnnealingRefiner();
 std::unique_ptr<Refiner> makeMultilevelRefiner();
