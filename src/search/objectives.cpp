@@ -133,7 +133,7 @@ const std::vector<ObjectiveSpec>& objectiveSpecs() {
       // chains, reach the best maps of the peers. From auto's starts, annealing matches
       // multilevel on a box of 4,608 nodes in a sixth of the time (docs/search.md, "Hop-bytes").
       {ObjectiveKind::Tahb, "tahb", "traffic-aware hop-bytes", "avg hops", tahbValue, totalBytes,
-       false, tahbSearch, SearchDefaults{1.0, 1e-8, 0.99, 4, 8192}},
+       false, tahbSearch, SearchDefaults{0.1, 1e-8, 0.995, 4, 8192}},
       {ObjectiveKind::RmattO2f, "rmatt-o2f", "RMATT's hop-bytes x most bytes on a link",
        "x (total bytes x largest message)", rmattValue, rmattReference, false, rmattSearch,
        SearchDefaults{}},
