@@ -129,9 +129,10 @@ const std::vector<ObjectiveSpec>& objectiveSpecs() {
        "x lower bound", tac3Value, tac3Reference, true, tac3Search, SearchDefaults{}},
       // Hop-bytes is a quadratic assignment problem, cheap per trial: the paper's schedule
       // (tac3's) spends most of its steps far too hot or frozen for it and ends where its seed
-      // leads. A slower cooling over the temperatures where average hops still move, and four
-      // chains, reach the best maps of the peers. From auto's starts, annealing matches
-      // multilevel on a box of 4,608 nodes in a sixth of the time (docs/search.md, "Hop-bytes").
+      // leads. Cooler starts, a slower cooling over the temperatures where average hops still
+      // move, and four chains reach the best maps of the peers. From auto's starts, annealing
+      // matches multilevel on a box of 4,608 nodes in a sixth of the time (docs/search.md,
+      // "Hop-bytes").
       {ObjectiveKind::Tahb, "tahb", "traffic-aware hop-bytes", "avg hops", tahbValue, totalBytes,
        false, tahbSearch, SearchDefaults{0.1, 1e-8, 0.995, 4, 8192}},
       {ObjectiveKind::RmattO2f, "rmatt-o2f", "RMATT's hop-bytes x most bytes on a link",
