@@ -29,7 +29,6 @@ Prints one line:  tasks n J J/2*1024 wall_seconds
 (J = VieM's objective, sum over both directions of every edge of KiB x hops, so J/2*1024 is the
 hop-bytes of the KiB-rounded graph).
 """
-import json
 import os
 import re
 import subprocess
@@ -37,16 +36,8 @@ import sys
 import time
 
 
-def shape_of(box):
-    return [int(x) for x in box.split("x")]
-
-
-def coords(v, shape):
-    c = []
-    for s in shape:
-        c.append(v % s)
-        v //= s
-    return c
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "simgrid"))
+from scotch_maps import box_of, coords, pair_bytes  # noqa: E402  (the box as Scotch sees it)
 
 
 def main():
@@ -54,27 +45,13 @@ def main():
         sys.exit(__doc__)
     machine_path, box, ccs_path, out, viem = sys.argv[1:6]
     flags = sys.argv[6:]
-    machine = json.load(open(machine_path))
-    shape = shape_of(box)
-    if len(shape) != len(machine["axes"]):
-        sys.exit(f"viem_map.py: box {box} has {len(shape)} axes, the machine {len(machine['axes'])}")
-    wrap = [a["wrap"] and s == a["size"] and s > 1 for a, s in zip(machine["axes"], shape)]
-    n = 1
-    for s in shape:
-        n *= s
+    shape, wrap, n = box_of(machine_path, box, "viem_map.py")
 
     work = out + ".viem"
     os.makedirs(work, exist_ok=True)
 
     # task graph
-    weights, tasks = {}, 0
-    for s in json.load(open(ccs_path))["ccs"]:
-        for c in s:
-            tasks = max(tasks, c["src"] + 1, c["dst"] + 1)
-            if c["src"] == c["dst"]:
-                continue
-            key = (min(c["src"], c["dst"]), max(c["src"], c["dst"]))
-            weights[key] = weights.get(key, 0) + c["bytes"]
+    weights, tasks = pair_bytes(ccs_path)
     if tasks > n:
         sys.exit(f"viem_map.py: {tasks} tasks do not fit on the {n} nodes of {box}")
     adj = [[] for _ in range(n)]

@@ -42,17 +42,37 @@ def node(c, shape):
     return v
 
 
-def graphs(machine_path, box, ccs_path, out, k="1"):
-    k = int(k)
+def pair_bytes(ccs_path):
+    """Bytes exchanged by each pair of ranks {a, b} (a < b) over every CCS of `tac3map ccs
+    --json`, and the number of tasks; a rank's messages to itself are left out."""
+    weights, tasks = {}, 0
+    for s in json.load(open(ccs_path))["ccs"]:
+        for c in s:
+            tasks = max(tasks, c["src"] + 1, c["dst"] + 1)
+            if c["src"] == c["dst"]:
+                continue
+            key = (min(c["src"], c["dst"]), max(c["src"], c["dst"]))
+            weights[key] = weights.get(key, 0) + c["bytes"]
+    return weights, tasks
+
+
+def box_of(machine_path, box, who):
+    """The box's sizes, which of its axes wrap (only where the machine's axis wraps and the
+    box spans it) and its node count; exits naming `who` when the box does not fit the machine."""
     machine = json.load(open(machine_path))
     shape = shape_of(box)
     if len(shape) != len(machine["axes"]):
-        sys.exit(f"scotch_maps.py: box {box} has {len(shape)} axes, the machine {len(machine['axes'])}")
-    # an axis wraps in the box only when the machine axis wraps and the box spans it
+        sys.exit(f"{who}: box {box} has {len(shape)} axes, the machine {len(machine['axes'])}")
     wrap = [a["wrap"] and s == a["size"] and s > 1 for a, s in zip(machine["axes"], shape)]
     n = 1
     for s in shape:
         n *= s
+    return shape, wrap, n
+
+
+def graphs(machine_path, box, ccs_path, out, k="1"):
+    k = int(k)
+    shape, wrap, n = box_of(machine_path, box, "scotch_maps.py")
     adj = []
     for v in range(n):
         c, nb = coords(v, shape), set()
@@ -69,15 +89,7 @@ def graphs(machine_path, box, ccs_path, out, k="1"):
         f.write(f"0\n{n} {sum(map(len, adj))}\n0 000\n")
         for nb in adj:
             f.write(f"{len(nb)} {' '.join(map(str, nb))}\n")
-    sets = json.load(open(ccs_path))["ccs"]
-    weights, tasks = {}, 0
-    for s in sets:
-        for c in s:
-            tasks = max(tasks, c["src"] + 1, c["dst"] + 1)
-            if c["src"] == c["dst"]:
-                continue
-            key = (min(c["src"], c["dst"]), max(c["src"], c["dst"]))
-            weights[key] = weights.get(key, 0) + c["bytes"]
+    weights, tasks = pair_bytes(ccs_path)
     if tasks > n * k:
         sys.exit(f"scotch_maps.py: {tasks} tasks do not fit on {n} nodes of {k} slots")
     edges = [[] for _ in range(n * k)]
