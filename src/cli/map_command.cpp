@@ -66,7 +66,7 @@ json startJson(const std::optional<ChosenStart>& chosen, const Job& job) {
           {"seconds", chosen->seconds}};
 }
 
-// A search default per objective for a help text: "tac3 10, tahb 1, ...".
+// A search default per objective for a help text: "tac3 10, tahb 0.1, ...".
 template <class T>
 std::string perObjective(T SearchDefaults::*field) {
   std::string text;
