@@ -41,49 +41,49 @@ std::uint32_t roundUp(std::uint32_t n, std::uint32_t to) {
 
 }  // namespace
 
-std::uint32_t largestLoad(const std::uint8_t* loads, std::uint32_t count, std::uint32_t ceiling) {
+namespace {
+
+// One pass for both load widths: SSE2's lane maximum and equality per width (it has a signed
+// 16-bit maximum only: 16-bit loads stay below 2^15, fits()).
+template <class T>
+std::uint32_t largestOf(const T* loads, std::uint32_t count, std::uint32_t ceiling) {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2);
 #ifdef __SSE2__
-  const __m128i top = _mm_set1_epi8(static_cast<char>(ceiling));
+  const auto max = [](__m128i x, __m128i y) {
+    if constexpr (sizeof(T) == 1)
+      return _mm_max_epu8(x, y);
+    else
+      return _mm_max_epi16(x, y);
+  };
+  const __m128i top = sizeof(T) == 1 ? _mm_set1_epi8(static_cast<char>(ceiling))
+                                     : _mm_set1_epi16(static_cast<short>(ceiling));
   __m128i most = _mm_setzero_si128();
-  for (std::uint32_t i = 0; i < count; i += 64) {
+  for (std::uint32_t i = 0; i < count; i += 64 / sizeof(T)) {
     const auto* block = reinterpret_cast<const __m128i*>(loads + i);
-    most = _mm_max_epu8(
-        _mm_max_epu8(most, _mm_loadu_si128(block)),
-        _mm_max_epu8(_mm_loadu_si128(block + 1),
-                     _mm_max_epu8(_mm_loadu_si128(block + 2), _mm_loadu_si128(block + 3))));
-    if (_mm_movemask_epi8(_mm_cmpeq_epi8(most, top)) != 0) return ceiling;
+    most = max(max(most, _mm_loadu_si128(block)),
+               max(_mm_loadu_si128(block + 1),
+                   max(_mm_loadu_si128(block + 2), _mm_loadu_si128(block + 3))));
+    const __m128i atTop = sizeof(T) == 1 ? _mm_cmpeq_epi8(most, top) : _mm_cmpeq_epi16(most, top);
+    if (_mm_movemask_epi8(atTop) != 0) return ceiling;
   }
-  alignas(16) std::uint8_t lanes[16];
+  alignas(16) T lanes[16 / sizeof(T)];
   _mm_store_si128(reinterpret_cast<__m128i*>(lanes), most);
-  return *std::max_element(lanes, lanes + 16);
+  return *std::max_element(lanes, lanes + 16 / sizeof(T));
 #else
-  std::uint8_t most = 0;
+  T most = 0;
   for (std::uint32_t i = 0; i < count; ++i) most = std::max(most, loads[i]);
   return std::min<std::uint32_t>(most, ceiling);
 #endif
 }
 
+}  // namespace
+
+std::uint32_t largestLoad(const std::uint8_t* loads, std::uint32_t count, std::uint32_t ceiling) {
+  return largestOf(loads, count, ceiling);
+}
+
 std::uint32_t largestLoad(const std::uint16_t* loads, std::uint32_t count, std::uint32_t ceiling) {
-#ifdef __SSE2__
-  // SSE2 has a signed 16-bit maximum only: loads stay below 2^15 (fits()).
-  const __m128i top = _mm_set1_epi16(static_cast<short>(ceiling));
-  __m128i most = _mm_setzero_si128();
-  for (std::uint32_t i = 0; i < count; i += 32) {
-    const auto* block = reinterpret_cast<const __m128i*>(loads + i);
-    most = _mm_max_epi16(
-        _mm_max_epi16(most, _mm_loadu_si128(block)),
-        _mm_max_epi16(_mm_loadu_si128(block + 1),
-                      _mm_max_epi16(_mm_loadu_si128(block + 2), _mm_loadu_si128(block + 3))));
-    if (_mm_movemask_epi8(_mm_cmpeq_epi16(most, top)) != 0) return ceiling;
-  }
-  alignas(16) std::uint16_t lanes[8];
-  _mm_store_si128(reinterpret_cast<__m128i*>(lanes), most);
-  return *std::max_element(lanes, lanes + 8);
-#else
-  std::uint16_t most = 0;
-  for (std::uint32_t i = 0; i < count; ++i) most = std::max(most, loads[i]);
-  return std::min<std::uint32_t>(most, ceiling);
-#endif
+  return largestOf(loads, count, ceiling);
 }
 
 bool CompactTac3Objective::fits(const Problem& problem, const Network& router) {

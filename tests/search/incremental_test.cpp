@@ -4,14 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <type_traits>
 
+#include "tac3map/base/random.hpp"
 #include "tac3map/gen/topologies.hpp"
 #include "tac3map/search/incremental_compact.hpp"
 #include "tac3map/search/incremental_general.hpp"
 #include "tac3map/search/objectives.hpp"
-#include "tac3map/base/random.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
@@ -210,6 +211,28 @@ TEST(Incremental, CompactTac3EqualsReferenceAfterEveryMove) {
 }
 
 // Only equal-sized messages per CCS, at most 255 of them, on boxes whose route table is small.
+TEST(Incremental, LargestLoadIsTheMaximumForBothWidths) {
+  // The compact engine's vectorised pass against std::max_element, on random loads at or below
+  // the ceiling (at it, somewhere, or nowhere), 8- and 16-bit, one to several 64-byte blocks.
+  Rng rng(7);
+  const auto check = [&](auto zero, std::uint32_t top) {
+    using T = decltype(zero);
+    for (int trial = 0; trial < 200; ++trial) {
+      const std::uint32_t count = static_cast<std::uint32_t>(64 / sizeof(T) * (1 + rng.below(4)));
+      const std::uint32_t ceiling = static_cast<std::uint32_t>(1 + rng.below(top));
+      std::vector<T> loads(count);
+      for (T& l : loads) l = static_cast<T>(rng.below(ceiling + 1));
+      if (trial % 3 == 0)
+        for (T& l : loads) l = static_cast<T>(std::min<std::uint32_t>(l, ceiling - 1));
+      const std::uint32_t expected = *std::max_element(loads.begin(), loads.end());
+      EXPECT_EQ(largestLoad(loads.data(), count, ceiling), expected)
+          << sizeof(T) << "-byte loads, ceiling " << ceiling;
+    }
+  };
+  check(std::uint8_t{0}, 255);
+  check(std::uint16_t{0}, 32767);
+}
+
 TEST(Incremental, CompactTac3FitsOnlyWhereItCan) {
   const Machine fx10 = testing::fx10();
   const Box small = makeBox(fx10, "2x2x2x2x3x2");
