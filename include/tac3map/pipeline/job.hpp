@@ -82,7 +82,8 @@ struct Job {
     return {machine, box, problem, router, allocation, grid};
   }
   // --init auto (initial_mapping.hpp): the best by `objective` of every start that applies
-  // (identity, round-robin, tofu-default, geometric) and a hop-bytes search from each, in
+  // (identity, round-robin, tofu-default, geometric), a hop-bytes search from each and a deep
+  // one (choose_start.hpp), in
   // kStartsShare of the time left before the schedule's deadline (deadline.hpp).
   ChosenStart autoStart(ObjectiveKind objective, const Schedule& schedule, std::uint64_t seed,
                         const std::vector<int>& grid = {}, Progress* progress = nullptr) const;
