@@ -67,20 +67,63 @@ scotch_maps_timed() {  # trace machine box dir
   printf 'target\tok\t%s\t%s\t\n' $t >> "$work/status.tsv"
   read -r t < "$work/target2.time"
   printf 'target2\tok\t%s\t%s\t\n' $t >> "$work/status.tsv"
-  for i in "${!SCOTCH_NAMES[@]}"; do
-    name=${SCOTCH_NAMES[$i]}
-    rm -f "$4/scotch-$name.map"
-    if ! /usr/bin/time -f "%e %M" -o "$work/$name.time" scotch_gmap "$work/${SCOTCH_SOURCES[$i]}" "$work/${SCOTCH_TARGETS[$i]}" \
-         "$work/$name.smap" ${SCOTCH_OPTS[$i]} > "$work/$name.log" 2>&1; then
+  scotch_variants_timed "$3" "$4" "$tasks" SCOTCH_NAMES SCOTCH_OPTS SCOTCH_TARGETS SCOTCH_SOURCES
+}
+
+# The torus variants, for boxes too large for amk_grf's distance matrix (issue 26's partitioned
+# mesh on Fugaku): the five strategies x padded/unpadded on scotch_maps.py's exact torus target
+# (a 'sub' target of a torusXD), named STRATEGY+torus[+unpadded]. SCOTCH_TORUS_STRATEGIES picks
+# strategies by name (default all five). Same files and return as scotch_maps_timed.
+scotch_torus_maps_timed() {  # trace machine box dir
+  local work=$4/scotch tasks t i
+  local names=() opts=() targets=() sources=()
+  mkdir -p "$work"
+  : > "$work/status.tsv"
+  "$TAC3MAP" ccs --json --trace "$1" > "$work/ccs.json"
+  if ! /usr/bin/time -f "%e %M" -o "$work/graphs.time" \
+       "$PYTHON" "$scotch_lib_here/simgrid/scotch_maps.py" graphs "$2" "$3" "$work/ccs.json" "$work" \
+       > "$work/tasks" 2> "$work/graphs.log" ||
+     ! "$PYTHON" "$scotch_lib_here/simgrid/scotch_maps.py" torus "$2" "$3" "$work" 2>> "$work/graphs.log"; then
+    printf 'graphs\tfailed\t\t\t%s\n' "$(tail -1 "$work/graphs.log")" >> "$work/status.tsv"; return 1
+  fi
+  rm -f "$work/ccs.json" "$work/arch.grf"  # large, and not needed again
+  tasks=$(cat "$work/tasks")
+  read -r t < "$work/graphs.time"
+  printf 'graphs\tok\t%s\t%s\t\n' $t >> "$work/status.tsv"
+  for source in src.grf src-unpadded.grf; do
+    for i in "${!SCOTCH_STRATEGY_NAMES[@]}"; do
+      case " ${SCOTCH_TORUS_STRATEGIES:-${SCOTCH_STRATEGY_NAMES[*]}} " in
+        *" ${SCOTCH_STRATEGY_NAMES[$i]} "*) ;;
+        *) continue ;;
+      esac
+      names+=("${SCOTCH_STRATEGY_NAMES[$i]}+torus$([ $source = src-unpadded.grf ] && echo +unpadded)")
+      opts+=("${SCOTCH_STRATEGY_OPTS[$i]}")
+      targets+=(torus.tgt)
+      sources+=("$source")
+    done
+  done
+  scotch_variants_timed "$3" "$4" "$tasks" names opts targets sources
+}
+
+# Runs the variants named in the arrays NAMES OPTS TARGETS SOURCES (passed by name) on the
+# files in DIR/scotch, converting each map back as scotch_maps_timed says.
+scotch_variants_timed() {  # box dir tasks names opts targets sources
+  local -n v_names=$4 v_opts=$5 v_targets=$6 v_sources=$7
+  local box=$1 dir=$2 work=$2/scotch tasks=$3 i name made=0 t
+  for i in "${!v_names[@]}"; do
+    name=${v_names[$i]}
+    rm -f "$dir/scotch-$name.map"
+    if ! /usr/bin/time -f "%e %M" -o "$work/$name.time" scotch_gmap "$work/${v_sources[$i]}" "$work/${v_targets[$i]}" \
+         "$work/$name.smap" ${v_opts[$i]} > "$work/$name.log" 2>&1; then
       # /usr/bin/time writes "Command exited with non-zero status N" before its line
       printf '%s\tfailed\t%s\t%s\tscotch_gmap: %s\n' "$name" $(tail -1 "$work/$name.time") \
         "$(grep -v '^Command exited' "$work/$name.log" | tail -1)" >> "$work/status.tsv"
       continue
     fi
     read -r t < "$work/$name.time"
-    if ! "$PYTHON" "$scotch_lib_here/simgrid/scotch_maps.py" convert "$3" "$tasks" "$work/$name.smap" \
-         "$4/scotch-$name.map" 2>> "$work/$name.log"; then
-      rm -f "$4/scotch-$name.map"
+    if ! "$PYTHON" "$scotch_lib_here/simgrid/scotch_maps.py" convert "$box" "$tasks" "$work/$name.smap" \
+         "$dir/scotch-$name.map" 2>> "$work/$name.log"; then
+      rm -f "$dir/scotch-$name.map"
       printf '%s\ttwo-tasks-on-a-node\t%s\t%s\t%s\n' "$name" $t "$(tail -1 "$work/$name.log")" >> "$work/status.tsv"
       continue
     fi

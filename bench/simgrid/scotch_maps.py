@@ -12,6 +12,14 @@
       mapping is K tasks on every node (every node of the box weighs the same, K slots), and
       OUTDIR/src-unpadded.grf, the same graph without the padding. Prints the number of tasks.
 
+  scotch_maps.py torus MACHINE.json BOX OUTDIR
+      writes OUTDIR/torus.tgt, Scotch's algorithmic target with the box's exact hop counts (for
+      boxes too large for amk_grf's distance matrix): a 'sub' target of a torusXD of at most 5
+      axes, every axis closed, an open axis of n nodes laid on a ring of 2(n-1), axes of one node
+      left out and two axes of two nodes merged into one ring of four (Tofu's A and C) while
+      more than 5 remain; its terminal i is box node i, as arch.grf's vertex i (so `convert`
+      reads its maps). Exits when more than 5 axes remain.
+
   scotch_maps.py convert BOX TASKS SCOTCH.map OUT.map [K]
       turns scotch_gmap's result (terminal number = vertex of arch.grf) into a tac3map mapping
       file (box-relative coordinates; with K > 1 a slot column, slots in rank order). Exits 2
@@ -105,6 +113,33 @@ def graphs(machine_path, box, ccs_path, out, k="1"):
     print(tasks)
 
 
+def torus(machine_path, box, out):
+    shape, wrap, n = box_of(machine_path, box, "scotch_maps.py")
+    parts = [[a] for a, size in enumerate(shape) if size > 1]
+    pairs = [a for a, size in enumerate(shape) if size == 2]
+    while len(parts) > 5 and len(pairs) >= 2:
+        b, a = pairs.pop(), pairs.pop()
+        parts.remove([b])
+        parts[parts.index([a])] = [a, b]
+    if len(parts) > 5:
+        sys.exit(f"scotch_maps.py: box {box} needs {len(parts)} torus axes, Scotch takes 5")
+    extents = [4 if len(p) == 2 else shape[p[0]] if wrap[p[0]] else 2 * (shape[p[0]] - 1)
+               for p in parts]
+    cells = []
+    for v in range(n):
+        c = coords(v, shape)
+        cell, stride = 0, 1
+        for p, e in zip(parts, extents):
+            # around the 2x2 ring: (0,0) (1,0) (1,1) (0,1)
+            pos = c[p[0]] if len(p) == 1 else (c[p[0]] if c[p[1]] == 0 else 3 - c[p[0]])
+            cell += pos * stride
+            stride *= e
+        cells.append(cell)
+    with open(f"{out}/torus.tgt", "w") as f:
+        f.write(f"sub\n{n} {' '.join(map(str, cells))}\n")
+        f.write(f"torusXD {len(extents)} {' '.join(map(str, extents))}\n")
+
+
 def convert(box, tasks, scotch_map, out, k="1"):
     shape = shape_of(box)
     tasks, k = int(tasks), int(k)
@@ -135,6 +170,8 @@ def convert(box, tasks, scotch_map, out, k="1"):
 if __name__ == "__main__":
     if len(sys.argv) in (6, 7) and sys.argv[1] == "graphs":
         graphs(*sys.argv[2:])
+    elif len(sys.argv) == 5 and sys.argv[1] == "torus":
+        torus(*sys.argv[2:])
     elif len(sys.argv) in (6, 7) and sys.argv[1] == "convert":
         convert(*sys.argv[2:])
     else:

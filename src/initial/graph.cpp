@@ -1,19 +1,25 @@
 // The graph start (--init graph): Scotch's static mapping (dual recursive bipartitioning of
-// the communication graph and of the target torus) through libscotch's library API. The
-// graph's vertices are the ranks, an edge joins two ranks that exchange messages, weighted by
-// their bytes (both ways, over the whole trace); the target is Scotch's torus (or mesh, where
-// the torus's axes do not close) of targetTorusOf's extents, or where the network is no grid
-// (a graph machine) the graph targetTorusOf gives (buildGraphTarget). Scotch balances ranks over
-// nodes within a tolerance; ranks above a node's K slots then move to the nearest node with a
-// free slot, so the result is always valid. Scotch maps with four strategies (its default,
-// its quality flag, and greedy graph growing with and without Fiduccia-Mattheyses refinement:
-// bench/simgrid/peers.sh's four) and the start is the map with the fewest byte-hops, the
-// first on a tie; above kAllStrategiesUpTo ranks only the default runs (time).
+// the communication graph and of the target) through libscotch's library API. The graph's
+// vertices are the ranks, an edge joins two ranks that exchange messages, weighted by their
+// bytes (both ways, over the whole trace). Two targets: the torus whose hops between the box's
+// nodes are the network's (distanceTorusOf, as Scotch's sub target of it), and the torus the
+// starts share, targetTorusOf's (Tofu's logical 3D torus: three rings where the network has six
+// axes, so Scotch's distances are not the network's) or, where the network is no grid (a graph
+// machine), its graph (buildGraphTarget). Neither is always better: on CG-64 on FX10 the logical
+// torus gives 4.6% fewer byte-hops, on a 20,000-rank partitioned mesh on Fugaku the exact one 5%
+// fewer (docs/initial-mappers.md). Scotch balances ranks over nodes within a tolerance; ranks
+// above a node's K slots then move to the nearest node with a free slot, so the result is always
+// valid. Scotch maps with four strategies (its default, its quality flag, and greedy graph
+// growing with and without Fiduccia-Mattheyses refinement: bench/simgrid/peers.sh's four) on
+// each target and the start is the map with the fewest byte-hops, the first on a tie; above
+// kAllStrategiesUpTo ranks only the default strategy on the first target runs (time).
 #include <scotch/scotch.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -52,7 +58,7 @@ class GraphMapper : public InitialMapper {
   Mapping build(const StartContext& c) const override;
 };
 
-Mapping placeParts(const StartContext& c, const TargetTorus& torus,
+Mapping placeParts(const StartContext& c, const std::vector<int>& nodeOfPart,
                    const std::vector<SCOTCH_Num>& part);
 
 // A network that is no grid as Scotch's target: its whole graph (switches too, one edge per
@@ -86,7 +92,7 @@ bool buildGraphTarget(SCOTCH_Arch& arch, const TargetTorus& target) {
 struct Scotch {
   SCOTCH_Context context;
   SCOTCH_Graph graph, bound;
-  SCOTCH_Arch arch;
+  SCOTCH_Arch whole, arch;  // arch: whole, or a sub target of it
   SCOTCH_Strat strat;
   Scotch() {
     SCOTCH_contextInit(&context);
@@ -95,12 +101,14 @@ struct Scotch {
     SCOTCH_contextThreadSpawn(&context, 1, nullptr);
     SCOTCH_graphInit(&graph);
     SCOTCH_graphInit(&bound);
+    SCOTCH_archInit(&whole);
     SCOTCH_archInit(&arch);
     SCOTCH_stratInit(&strat);
   }
   ~Scotch() {
     SCOTCH_stratExit(&strat);
     SCOTCH_archExit(&arch);
+    SCOTCH_archExit(&whole);
     SCOTCH_graphExit(&bound);
     SCOTCH_graphExit(&graph);
     SCOTCH_contextExit(&context);
@@ -136,9 +144,14 @@ Mapping GraphMapper::build(const StartContext& c) const {
     }
     start[v + 1] = static_cast<SCOTCH_Num>(ends.size());
   }
-  // A grid is Scotch's torus or mesh; a network that is no grid, its graph (vertices back to
-  // cells below).
+  // The targets, each tried with every strategy: where the network has one, a torus with its
+  // exact hops (target_torus.hpp's DistanceTorus, as Scotch's sub target of it); and the torus
+  // the starts share (Tofu's logical 3D torus, whose hops are not the network's) or, on a
+  // network that is no grid, its graph (vertices back to cells below). Above
+  // kAllStrategiesUpTo ranks only the first target and strategy run (time).
   const TargetTorus torus = targetTorusOf(c.machine, c.box);
+  const std::optional<DistanceTorus> exact =
+      distanceTorusOf(c.machine, c.box, static_cast<int>(kScotchMaxAxes));
   const bool onGraph = !torus.isGrid();
   std::vector<SCOTCH_Num> cellOfVertex(torus.adjacent.size(), -1);
   for (std::size_t k = 0; k < torus.vertexOfCell.size(); ++k)
@@ -146,54 +159,75 @@ Mapping GraphMapper::build(const StartContext& c) const {
   std::vector<SCOTCH_Num> extents(torus.extents.begin(), torus.extents.end());
   const bool closed =
       std::all_of(torus.closed.begin(), torus.closed.end(), [](bool b) { return b; });
-  const int strategies = tasks <= kAllStrategiesUpTo ? 4 : 1;
+  std::vector<int> boxNodes(c.box.nodeCount);
+  std::iota(boxNodes.begin(), boxNodes.end(), 0);
+  const bool all = tasks <= kAllStrategiesUpTo;
+  const int strategies = all ? 4 : 1;
+  const int targets = exact ? (all ? 2 : 1) : 1;
   Mapping best;
   std::uint64_t bestByteHops = 0;
-  for (int k = 0; k < strategies; ++k) {
-    Scotch s;
-    const std::string strategy = kStrategies[k];
-    std::vector<SCOTCH_Num> part(tasks, 0);
-    if (SCOTCH_graphBuild(&s.graph, 0, tasks, start.data(), start.data() + 1, nullptr, nullptr,
-                          static_cast<SCOTCH_Num>(ends.size()), ends.data(), weights.data()) != 0 ||
-        SCOTCH_contextBindGraph(&s.context, &s.graph, &s.bound) != 0 ||
-        (onGraph  ? !buildGraphTarget(s.arch, torus)
-         : closed ? SCOTCH_archTorusX(&s.arch, static_cast<SCOTCH_Num>(extents.size()),
-                                      extents.data()) != 0
-                  : SCOTCH_archMeshX(&s.arch, static_cast<SCOTCH_Num>(extents.size()),
-                                     extents.data()) != 0) ||
-        (strategy == "quality"
-             ? SCOTCH_stratGraphMapBuild(&s.strat, SCOTCH_STRATQUALITY,
-                                         static_cast<SCOTCH_Num>(torus.node.size()), 0.01)
-         : !strategy.empty() ? SCOTCH_stratGraphMap(&s.strat, strategy.c_str())
-                             : 0) != 0 ||
-        SCOTCH_graphMap(&s.bound, &s.arch, &s.strat, part.data()) != 0)
-      throw std::runtime_error("libscotch failed to map the communication graph");
-    if (onGraph)
-      for (SCOTCH_Num& p : part) {
-        p = p >= 0 && static_cast<std::size_t>(p) < cellOfVertex.size() ? cellOfVertex[p] : -1;
-        if (p < 0) throw std::runtime_error("libscotch mapped a rank onto a relay-only node");
+  bool first = true;
+  for (int t = 0; t < targets; ++t)
+    for (int k = 0; k < strategies; ++k) {
+      const bool onExact = exact && t == 0;
+      Scotch s;
+      const std::string strategy = kStrategies[k];
+      std::vector<SCOTCH_Num> part(tasks, 0);
+      const auto buildTarget = [&] {
+        if (onExact) {
+          const std::vector<SCOTCH_Num> whole(exact->extents.begin(), exact->extents.end());
+          const std::vector<SCOTCH_Num> cells(exact->cellOfNode.begin(), exact->cellOfNode.end());
+          return SCOTCH_archTorusX(&s.whole, static_cast<SCOTCH_Num>(whole.size()), whole.data()) ==
+                     0 &&
+                 SCOTCH_archSub(&s.arch, &s.whole, static_cast<SCOTCH_Num>(cells.size()),
+                                cells.data()) == 0;
+        }
+        if (onGraph) return buildGraphTarget(s.arch, torus);
+        return (closed ? SCOTCH_archTorusX(&s.arch, static_cast<SCOTCH_Num>(extents.size()),
+                                           extents.data())
+                       : SCOTCH_archMeshX(&s.arch, static_cast<SCOTCH_Num>(extents.size()),
+                                          extents.data())) == 0;
+      };
+      const SCOTCH_Num terminals = onExact ? static_cast<SCOTCH_Num>(c.box.nodeCount)
+                                           : static_cast<SCOTCH_Num>(torus.node.size());
+      if (SCOTCH_graphBuild(&s.graph, 0, tasks, start.data(), start.data() + 1, nullptr, nullptr,
+                            static_cast<SCOTCH_Num>(ends.size()), ends.data(),
+                            weights.data()) != 0 ||
+          SCOTCH_contextBindGraph(&s.context, &s.graph, &s.bound) != 0 || !buildTarget() ||
+          (strategy == "quality"
+               ? SCOTCH_stratGraphMapBuild(&s.strat, SCOTCH_STRATQUALITY, terminals, 0.01)
+           : !strategy.empty() ? SCOTCH_stratGraphMap(&s.strat, strategy.c_str())
+                               : 0) != 0 ||
+          SCOTCH_graphMap(&s.bound, &s.arch, &s.strat, part.data()) != 0)
+        throw std::runtime_error("libscotch failed to map the communication graph");
+      if (onGraph && !onExact)
+        for (SCOTCH_Num& p : part) {
+          p = p >= 0 && static_cast<std::size_t>(p) < cellOfVertex.size() ? cellOfVertex[p] : -1;
+          if (p < 0) throw std::runtime_error("libscotch mapped a rank onto a relay-only node");
+        }
+      // The sub target's terminals are the box's nodes in order.
+      Mapping m = placeParts(c, onExact ? boxNodes : torus.node, part);
+      std::uint64_t byteHops = 0;
+      for (std::size_t i = 0; i < c.problem.realCommunications; ++i)
+        byteHops += c.problem.volume[i] *
+                    static_cast<std::uint64_t>(c.router.hops(m.nodeOfTask[c.problem.src[i]],
+                                                             m.nodeOfTask[c.problem.dst[i]]));
+      if (first || byteHops < bestByteHops) {
+        best = std::move(m);
+        bestByteHops = byteHops;
+        first = false;
       }
-    Mapping m = placeParts(c, torus, part);
-    std::uint64_t byteHops = 0;
-    for (std::size_t i = 0; i < c.problem.realCommunications; ++i)
-      byteHops += c.problem.volume[i] *
-                  static_cast<std::uint64_t>(c.router.hops(m.nodeOfTask[c.problem.src[i]],
-                                                           m.nodeOfTask[c.problem.dst[i]]));
-    if (k == 0 || byteHops < bestByteHops) {
-      best = std::move(m);
-      bestByteHops = byteHops;
     }
-  }
   return best;
 }
 
 // Scotch's parts as a valid mapping on the allocation's slots.
-Mapping placeParts(const StartContext& c, const TargetTorus& torus,
+Mapping placeParts(const StartContext& c, const std::vector<int>& nodeOfPart,
                    const std::vector<SCOTCH_Num>& part) {
   const int tasks = c.problem.tasks, slots = c.allocation.slotsPerNode();
-  // Terminal t of Scotch's torus is cell t (first axis fastest). Ranks beyond a node's K slots
+  // Terminal t of Scotch's target is box node nodeOfPart[t]. Ranks beyond a node's K slots
   // go, in rank order, to the free slot nearest (by hops) to the node Scotch chose.
-  const int cells = static_cast<int>(torus.node.size());
+  const int cells = static_cast<int>(nodeOfPart.size());
   std::vector<int> used(cells, 0);
   Mapping m(std::vector<int>(tasks, -1));
   if (slots > 1) m.slotOfTask.assign(tasks, 0);
@@ -204,18 +238,18 @@ Mapping placeParts(const StartContext& c, const TargetTorus& torus,
       overflow.push_back(v);
       continue;
     }
-    m.nodeOfTask[v] = torus.node[cell];
+    m.nodeOfTask[v] = nodeOfPart[cell];
     if (slots > 1) m.slotOfTask[v] = used[cell];
     ++used[cell];
   }
   for (int v : overflow) {
-    const int wanted = torus.node[part[v]];
+    const int wanted = nodeOfPart[part[v]];
     int best = -1;
     for (int cell = 0; cell < cells; ++cell)
-      if (used[cell] < slots && (best < 0 || c.router.hops(wanted, torus.node[cell]) <
-                                                 c.router.hops(wanted, torus.node[best])))
+      if (used[cell] < slots && (best < 0 || c.router.hops(wanted, nodeOfPart[cell]) <
+                                                 c.router.hops(wanted, nodeOfPart[best])))
         best = cell;
-    m.nodeOfTask[v] = torus.node[best];
+    m.nodeOfTask[v] = nodeOfPart[best];
     if (slots > 1) m.slotOfTask[v] = used[best];
     ++used[best];
   }

@@ -9,4 +9,12 @@ TargetTorus targetTorusOf(const Machine& machine, const Box& box) {
   return machine.topology->targetTorus(machine, box);
 }
 
+std::optional<DistanceTorus> Topology::distanceTorus(const Box& /*box*/, int /*maxAxes*/) const {
+  return std::nullopt;
+}
+
+std::optional<DistanceTorus> distanceTorusOf(const Machine& machine, const Box& box, int maxAxes) {
+  return machine.topology->distanceTorus(box, maxAxes);
+}
+
 }  // namespace tac3map

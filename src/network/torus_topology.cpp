@@ -3,6 +3,7 @@
 // and any 1D-6D mesh or torus are of this kind; it is what a machine file without "kind" is.
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "tac3map/io/error.hpp"
 #include "tac3map/io/json_input.hpp"
@@ -60,6 +61,48 @@ class MeshTorus final : public Topology {
            " s.\n"
            "       Routes are tac3map's dimension-order routes (Network::route), one per "
            "ordered pair of hosts:\n";
+  }
+
+  // Dimension-order hops are the sum over axes of each axis's distance (a ring's shorter
+  // way where the box wraps): one torus axis per box axis, laid out as target_torus.hpp says.
+  std::optional<DistanceTorus> distanceTorus(const Box& box, int maxAxes) const override {
+    // Each torus axis: the box axes it stands for (one, or two of two nodes for a ring of 4).
+    std::vector<std::vector<int>> parts;
+    std::vector<int> pairs;  // the box axes of two nodes, in order
+    for (int a = 0; a < box.axisCount(); ++a) {
+      if (box.shape[a] == 1) continue;
+      if (box.shape[a] == 2) pairs.push_back(a);
+      parts.push_back({a});
+    }
+    // Merge axes of two nodes, last pairs first, while there are too many axes.
+    while (static_cast<int>(parts.size()) > maxAxes && pairs.size() >= 2) {
+      const int b = pairs.back();
+      pairs.pop_back();
+      const int a = pairs.back();
+      pairs.pop_back();
+      parts.erase(std::find(parts.begin(), parts.end(), std::vector<int>{b}));
+      *std::find(parts.begin(), parts.end(), std::vector<int>{a}) = {a, b};
+    }
+    if (parts.empty() || static_cast<int>(parts.size()) > maxAxes) return std::nullopt;
+    DistanceTorus torus;
+    for (const std::vector<int>& part : parts) {
+      const int n = box.shape[part[0]];
+      torus.extents.push_back(part.size() == 2 ? 4 : box.wrap[part[0]] ? n : 2 * (n - 1));
+    }
+    for (int node = 0; node < box.nodeCount; ++node) {
+      const std::vector<int> c = box.coordinatesOf(node);
+      int cell = 0, stride = 1;
+      for (std::size_t k = 0; k < parts.size(); ++k) {
+        // Around the 2x2 ring: (0,0) (1,0) (1,1) (0,1).
+        const int position = parts[k].size() == 1
+                                 ? c[parts[k][0]]
+                                 : (c[parts[k][1]] == 0 ? c[parts[k][0]] : 3 - c[parts[k][0]]);
+        cell += position * stride;
+        stride *= torus.extents[k];
+      }
+      torus.cellOfNode.push_back(cell);
+    }
+    return torus;
   }
 
   // Tofu's logical 3D torus where the machine is Tofu, else the box's own axes.

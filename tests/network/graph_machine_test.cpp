@@ -296,6 +296,7 @@ TEST(GraphMachine, KindDecisions) {
             "pair of hosts:\n");
   EXPECT_EQ(r.whyNotHalvable(), "the network is a graph, not a mesh/torus box to halve");
 
+  EXPECT_FALSE(distanceTorusOf(m, box, 5));  // no torus has a star's hops
   const TargetTorus target = targetTorusOf(m, box);
   EXPECT_FALSE(target.isGrid());
   EXPECT_EQ(target.whyNoGrid, path + " is a graph machine");

@@ -5,6 +5,7 @@
 // (Scotch: a torus/mesh target or a graph target) without asking which kind of network it is.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,5 +29,17 @@ struct TargetTorus {
 };
 
 TargetTorus targetTorusOf(const Machine& machine, const Box& box);
+
+// A torus on which the hops between any two of the box's nodes are the network's own, for a
+// partitioner that maps onto a subset of a torus (Scotch's sub target): every axis closed, an
+// open axis of n nodes laid on a ring of 2(n - 1) (its first n positions are as far apart as
+// on the line), axes of one node left out, and two axes of two nodes each one ring of four
+// (a 2x2 mesh is that ring) until at most `maxAxes` remain: Tofu's A and C. Absent where no
+// such torus exists (a graph machine, or more axes than `maxAxes` after merging).
+struct DistanceTorus {
+  std::vector<int> extents;     // every axis closed
+  std::vector<int> cellOfNode;  // the torus cell (first axis fastest) of each box node
+};
+std::optional<DistanceTorus> distanceTorusOf(const Machine& machine, const Box& box, int maxAxes);
 
 }  // namespace tac3map

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,6 +23,7 @@ struct Box;
 struct Machine;
 class Network;
 struct TargetTorus;
+struct DistanceTorus;
 struct GraphNetwork;
 
 class Topology {
@@ -69,6 +71,9 @@ class Topology {
   // --- What other layers map onto or draw ---------------------------------------------------
   // The torus (or graph) a start lays ranks onto (target_torus.hpp).
   virtual TargetTorus targetTorus(const Machine& machine, const Box& box) const = 0;
+  // A torus whose hops between the box's nodes are the network's (target_torus.hpp); none
+  // by default (target_torus.cpp).
+  virtual std::optional<DistanceTorus> distanceTorus(const Box& box, int maxAxes) const;
   // The network as nodes and links, switches included, where the file gives it so (the
   // layered picture and `bcast` read it); null where it does not (a mesh/torus).
   virtual const GraphNetwork* graph() const { return nullptr; }
