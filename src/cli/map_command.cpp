@@ -78,6 +78,20 @@ std::string perObjective(T SearchDefaults::*field) {
   return text;
 }
 
+// --t0's defaults, with the colder start of large jobs where an objective has one.
+std::string t0Defaults() {
+  std::string text;
+  for (const ObjectiveSpec& spec : objectiveSpecs()) {
+    std::ostringstream value;
+    value << spec.name << " " << spec.defaults.t0;
+    if (spec.defaults.coldAbove > 0)
+      value << " (" << spec.defaults.coldT0TimesTasks << " / ranks above "
+            << spec.defaults.coldAbove << " ranks)";
+    text += (text.empty() ? "" : ", ") + value.str();
+  }
+  return text;
+}
+
 double secondsSince(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
@@ -127,7 +141,7 @@ Command addMapCommand(CLI::App& app, Deprecations& deprecated) {
       ->capture_default_str();
   cmd->add_option_function<double>(
       "--t0", [&o](const double& v) { o.t0 = v; },
-      "initial temperature (default: " + perObjective(&SearchDefaults::t0) + ")");
+      "initial temperature (default: " + t0Defaults() + ")");
   cmd->add_option_function<double>(
       "--t-end", [&o](const double& v) { o.tEnd = v; },
       "final temperature (default: " + perObjective(&SearchDefaults::tEnd) + ")");
@@ -192,7 +206,7 @@ int runMap(const MapOptions& o) {
   Schedule& schedule = options.schedule;
   schedule = o.schedule;
   const SearchDefaults& defaults = objectiveSpec(objective).defaults;
-  schedule.t0 = o.t0.value_or(defaults.t0);
+  schedule.t0 = o.t0.value_or(defaults.t0);  // the job's size may make it colder, below
   schedule.tEnd = o.tEnd.value_or(defaults.tEnd);
   schedule.cooling = o.cooling.value_or(defaults.cooling);
   schedule.earlyStop = !o.noEarlyStop;
@@ -217,6 +231,11 @@ int runMap(const MapOptions& o) {
                !o.quiet && MpiSession::rank() == 0 && ::isatty(STDERR_FILENO));
   options.onDeadline = [&line](const Deadline& deadline) { line->bound(deadline); };
   const Job job(jobContext(o.box, {o.init}), o.input, TraceEvents::Release);
+  if (!o.t0) {
+    schedule.t0 = defaults.t0For(job.problem.tasks);
+    checkSchedule(schedule);
+    line->plan(schedule.totalTrials() * static_cast<std::uint64_t>(options.chains));
+  }
   // Setup (reading the trace, CCSs, routes) is done; --time-limit counts from mapJob's call
   // (the one deadline that the starts, the search and the tie-break share: deadline.hpp).
   const double setupSeconds = secondsSince(start);

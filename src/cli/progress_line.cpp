@@ -55,7 +55,9 @@ void ProgressLine::loop() {
       const double rate = searching > 0 ? trials / searching : 0.0;
       if (phase == Phase::Search) {
         line += format("T %.3g  ", progress_.temperature.load(std::memory_order_relaxed));
-        if (rate > 0) left = std::max(0.0, (static_cast<double>(planned_) - trials) / rate);
+        if (rate > 0)
+          left = std::max(
+              0.0, (static_cast<double>(planned_.load(std::memory_order_relaxed)) - trials) / rate);
       }
       line += format("best %.6g ", progress_.bestEnergy.load(std::memory_order_relaxed)) + unit_ +
               "  " + format("%.3g trials/s  ", rate);

@@ -3,6 +3,7 @@
 // the temperature, best value, trial rate and time left.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -23,12 +24,14 @@ class ProgressLine {
   ProgressLine& operator=(const ProgressLine&) = delete;
   // The search phase's deadline (--time-limit), once it is set: the time left is at most its.
   void bound(const Deadline& deadline);
+  // The search's planned trials, once the job is read (its size may change the schedule).
+  void plan(std::uint64_t trials) { planned_.store(trials, std::memory_order_relaxed); }
 
  private:
   void loop();
 
   const Progress& progress_;
-  const std::uint64_t planned_;
+  std::atomic<std::uint64_t> planned_;
   const char* unit_;
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -86,6 +86,8 @@ json runEntry(const SweepEntry& e, const Job& job) {
   MapJobOptions options;
   options.objective = parseObjective(e.objective);
   options.schedule = e.schedule;
+  if (e.defaultT0)
+    options.schedule.t0 = objectiveSpec(options.objective).defaults.t0For(job.problem.tasks);
   options.seed = e.seed;
   options.init = e.init;
   options.chains = e.chains;

@@ -286,11 +286,14 @@ SweepSpec readSweepSpec(const std::string& path) {
       const SearchDefaults& defaults = objectiveSpec(e.objective).defaults;
       const std::vector<int> chainCounts =
           chains.empty() ? std::vector<int>{defaults.chains} : chains;
-      for (const auto& [schedule, written] : schedulesFor(defaults))
+      const std::vector<std::pair<Schedule, json>> schedules = schedulesFor(defaults);
+      for (std::size_t i = 0; i < schedules.size(); ++i)
         for (int k : chainCounts)
           for (std::uint64_t seed : seeds) {
+            const auto& [schedule, written] = schedules[i];
             e.seed = seed;
             e.schedule = schedule;
+            e.defaultT0 = !scheduleList[i].contains("t0");
             e.chains = k;
             e.key = caseKey;
             e.key["objective"] = e.objective;

@@ -28,6 +28,7 @@ struct SweepEntry {
   bool baseline = false;
   std::uint64_t seed = 0;
   Schedule schedule;
+  bool defaultT0 = false;  // the schedule leaves t0 to the objective (SearchDefaults::t0For)
   int chains = 1;
   std::string init = "auto";
   nlohmann::json key;  // what identifies the entry in the output file

@@ -41,7 +41,7 @@ void deepHopBytesSearch(const Problem& problem, const Network& router, const Sch
   }
   const SearchDefaults& defaults = objectiveSpec(ObjectiveKind::Tahb).defaults;
   Schedule deep = schedule;
-  deep.t0 = defaults.t0;
+  deep.t0 = defaults.t0For(problem.tasks);
   deep.tEnd = defaults.tEnd;
   deep.cooling = defaults.cooling;
   deep.earlyStop = false;

@@ -1,6 +1,7 @@
 #include "tac3map/search/objectives.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include "annealing_loop.hpp"
@@ -132,9 +133,14 @@ const std::vector<ObjectiveSpec>& objectiveSpecs() {
       // leads. Cooler starts, a slower cooling over the temperatures where average hops still
       // move, and four chains reach the best maps of the peers. From auto's starts, annealing
       // matches multilevel on a box of 4,608 nodes in a sixth of the time (docs/search.md,
-      // "Hop-bytes").
+      // "Hop-bytes"). Above 8,192 tasks the 8 M trials of a chain are too few per task for a
+      // hot phase: from the graph start of a 20,000-rank mesh on Fugaku, t0 0.1 (annealing or
+      // multilevel) ends at the start's 53.46 G byte-hops; t0 1e-5 (0.2 / tasks) at 47.30 G.
+      // Multilevel, whose coarsest level anneals hot, ends at the start there too, so auto
+      // never picks it for tahb.
       {ObjectiveKind::Tahb, "tahb", "traffic-aware hop-bytes", "avg hops", tahbValue, totalBytes,
-       false, tahbSearch, SearchDefaults{0.1, 1e-8, 0.995, 4, 8192}},
+       false, tahbSearch,
+       SearchDefaults{0.1, 1e-8, 0.995, 4, std::numeric_limits<int>::max(), 8192, 0.2}},
       {ObjectiveKind::RmattO2f, "rmatt-o2f", "RMATT's hop-bytes x most bytes on a link",
        "x (total bytes x largest message)", rmattValue, rmattReference, false, rmattSearch,
        SearchDefaults{}},

@@ -1,6 +1,8 @@
 // The refiners (refiner.hpp): the list, the choice for a job, and the annealer as a refiner.
 #include "tac3map/search/refiner.hpp"
 
+#include <limits>
+
 #include "tac3map/io/error.hpp"
 #include "tac3map/search/objectives.hpp"
 
@@ -26,7 +28,9 @@ const EnumNames<std::string>& refinerNames() {
     std::string above;
     for (const ObjectiveSpec& spec : objectiveSpecs())
       above += (above.empty() ? "" : ", ") + std::string(spec.name) + " " +
-               std::to_string(spec.defaults.multilevelAbove);
+               (spec.defaults.multilevelAbove == std::numeric_limits<int>::max()
+                    ? std::string("never")
+                    : std::to_string(spec.defaults.multilevelAbove));
     entries.push_back(
         {"auto", "auto", "(multilevel above so many nodes where it applies: " + above + ")"});
     return EnumNames<std::string>("refiner", std::move(entries));

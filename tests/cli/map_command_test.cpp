@@ -126,6 +126,53 @@ TEST_F(Cli, EachObjectiveSearchesWithItsOwnDefaults) {
   EXPECT_EQ(chains[0]["trials"], trialsOf(tac3, tac3.cooling));
 }
 
+TEST_F(Cli, TahbStartsColdOnLargeJobsUnlessT0IsGiven) {
+  // Above coldAbove tasks tahb's default first temperature is coldT0TimesTasks / tasks (fewer
+  // temperatures down to t-end, so fewer trials); --t0 still wins. One rank over the threshold.
+  const SearchDefaults& tahb = objectiveSpec(ObjectiveKind::Tahb).defaults;
+  ASSERT_GT(tahb.coldAbove, 0);
+  const int ranks = tahb.coldAbove + 1;
+  EXPECT_LT(tahb.t0For(ranks), tahb.t0);
+  EXPECT_EQ(tahb.t0For(tahb.coldAbove), tahb.t0);
+  EXPECT_EQ(tahb.t0For(ranks), tahb.coldT0TimesTasks / ranks);
+  const std::string trace = out("big.trace");
+  ASSERT_EQ(run("gen random --ranks " + std::to_string(ranks) + " --degree 2 --seed 3 -o " + trace)
+                .exitCode,
+            0);
+  const auto trialsOf = [&](double t0) {
+    Schedule s;
+    s.t0 = t0;
+    s.tEnd = tahb.tEnd;
+    s.cooling = tahb.cooling;
+    s.trialsPerTemperature = 5;
+    return s.totalTrials();
+  };
+  const auto trials = [&](const std::string& flags) {
+    const Outcome r = run("map --machine topologies/k-computer.json --shape 8x8x12x2x3x2 --trace " +
+                          trace + " --objective tahb --init identity --chains 1 --trials 5 " +
+                          flags + " -o " + out("big.map") + " --report " + out("big.json"));
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return nlohmann::json::parse(slurp(out("big.json")))["chains"][0]["trials"];
+  };
+  EXPECT_EQ(trials(""), trialsOf(tahb.t0For(ranks)));
+  EXPECT_EQ(trials("--t0 0.1"), trialsOf(0.1));
+  // sweep likewise, where its schedule leaves t0 out.
+  for (const std::string& t0 : {std::string(), std::string(R"(, "t0": 0.1)")}) {
+    const std::string spec = R"({"jobs": [{"trace": ")" + trace + R"(", "machine": ")" +
+                             testing::sourcePath("topologies/k-computer.json") +
+                             R"(", "boxes": ["8x8x12x2x3x2"]}], "objectives": ["tahb"],
+                             "init": "identity", "chains": [1], "schedules": [{"trials": 5)" +
+                             t0 + "}]}";
+    std::remove(out("big.jsonl").c_str());
+    const Outcome r =
+        run("sweep " + file("big.json", spec) + " -o " + out("big.jsonl") + " --quiet");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto lines = jsonLines(out("big.jsonl"));
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_EQ(lines[0]["search"]["trials"], trialsOf(t0.empty() ? tahb.t0For(ranks) : 0.1)) << t0;
+  }
+}
+
 TEST_F(Cli, ProgressLineOnlyOnATerminal) {
   // One second, long enough for the line (every 250 ms), whatever the build's speed.
   const std::string args = "map " + kFx10 + " --shape 2x2x2x2x3x2 " + kCg64 +

@@ -5,6 +5,7 @@
 // a new objective is one entry in objectives.cpp, its engine (incremental.hpp) and its test.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,6 +26,16 @@ struct SearchDefaults {
   double cooling = 0.9;
   int chains = 1;
   int multilevelAbove = 2048;
+  // Above this many tasks (0: never) the search starts cold, at coldT0TimesTasks / tasks: a
+  // move then changes the energy by about 1 / tasks, and the schedule's trials are too few per
+  // task for a hot phase to rebuild what it scrambles (objectives.cpp, tahb).
+  int coldAbove = 0;
+  double coldT0TimesTasks = 0;
+
+  // The first temperature for a job of `tasks` tasks.
+  double t0For(int tasks) const {
+    return coldAbove > 0 && tasks > coldAbove ? std::min(t0, coldT0TimesTasks / tasks) : t0;
+  }
 };
 
 struct ObjectiveSpec {
