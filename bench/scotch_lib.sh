@@ -73,7 +73,10 @@ scotch_maps_timed() {  # trace machine box dir
 # The torus variants, for boxes too large for amk_grf's distance matrix (issue 26's partitioned
 # mesh on Fugaku): the five strategies x padded/unpadded on scotch_maps.py's exact torus target
 # (a 'sub' target of a torusXD), named STRATEGY+torus[+unpadded]. SCOTCH_TORUS_STRATEGIES picks
-# strategies by name (default all five). Same files and return as scotch_maps_timed.
+# strategies by name (default all five), SCOTCH_TORUS_SOURCES the source graphs (default
+# "src.grf src-unpadded.grf"; the padded graph put two tasks on a node with four strategies of
+# five on the 20,000-rank mesh, and with -cq on the 100,000-rank one, each run taking minutes
+# there). Same files and return as scotch_maps_timed.
 scotch_torus_maps_timed() {  # trace machine box dir
   local work=$4/scotch tasks t i
   local names=() opts=() targets=() sources=()
@@ -90,7 +93,7 @@ scotch_torus_maps_timed() {  # trace machine box dir
   tasks=$(cat "$work/tasks")
   read -r t < "$work/graphs.time"
   printf 'graphs\tok\t%s\t%s\t\n' $t >> "$work/status.tsv"
-  for source in src.grf src-unpadded.grf; do
+  for source in ${SCOTCH_TORUS_SOURCES:-src.grf src-unpadded.grf}; do
     for i in "${!SCOTCH_STRATEGY_NAMES[@]}"; do
       case " ${SCOTCH_TORUS_STRATEGIES:-${SCOTCH_STRATEGY_NAMES[*]}} " in
         *" ${SCOTCH_STRATEGY_NAMES[$i]} "*) ;;
