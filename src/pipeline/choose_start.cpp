@@ -17,14 +17,14 @@ namespace {
 // under the default schedule.
 constexpr std::uint64_t kStartRefinementSeed = 24;
 
-// The hop-bytes objective's own search (its SearchDefaults: schedule and refiner; one chain,
-// `seed`) from the candidate with the fewest byte-hops so far: what `map --objective tahb`
-// finds, up to its other chains. The quick searches above run the main search's schedule
-// (t0 10, cooling 0.9 for tac3), which ends in the basin of its start; the deep one crosses
-// basins, and its map can have the lower contention too. NPB CG class A on FX10
-// 2x2x2x2x3x2: the best quick search gave tac3 7.00 ms, the deep search 5.84 ms, and the
-// tac3 search from it reached the lower bound, 4.67 ms (docs/validation.md). It costs one
-// hop-bytes schedule, 8 M trials (about 1 s on CG-64).
+// The hop-bytes objective's own search (its SearchDefaults' temperatures, t0For the job's size,
+// and refiner; one chain, `seed`) from the candidate with the fewest byte-hops so far, cooled by
+// kDeepHopBytesCooling. The quick searches above run the main search's schedule (t0 10, cooling
+// 0.9 for tac3), which ends in the basin of its start; the deep one crosses basins, and its map
+// can have the lower contention too. NPB CG class A on FX10 2x2x2x2x3x2: the best quick search
+// gave tac3 7.00 ms; the deep search 5.84 ms, simulated 0.770 of identity where the tahb map
+// runs 0.818 (docs/validation.md). At tahb's own cooling (0.995: 8 M trials, 1 s on CG-64,
+// 10 s under the sanitizers) the same run reached 0.735; 0.98 costs a quarter of that.
 void deepHopBytesSearch(const Problem& problem, const Network& router, const Schedule& schedule,
                         std::uint64_t seed, const Deadline& until, int searchesAfter,
                         ChosenStart& result) {
@@ -43,7 +43,7 @@ void deepHopBytesSearch(const Problem& problem, const Network& router, const Sch
   Schedule deep = schedule;
   deep.t0 = defaults.t0For(problem.tasks);
   deep.tEnd = defaults.tEnd;
-  deep.cooling = defaults.cooling;
+  deep.cooling = std::min(defaults.cooling, kDeepHopBytesCooling);
   deep.earlyStop = false;
   deep.timeLimit = 0;
   // An equal share with the searches that follow (the refinements of K > 1).

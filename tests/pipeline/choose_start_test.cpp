@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,9 +45,9 @@ TEST(ChooseStart, TheDeepHopBytesSearchIsTahbsOwnScheduleFromTheFewestByteHops) 
       // The reference: anneal() with tahb's defaults, the rest of the schedule as given.
       const SearchDefaults& d = objectiveSpec(ObjectiveKind::Tahb).defaults;
       Schedule own = schedule;
-      own.t0 = d.t0;
+      own.t0 = d.t0For(job.problem.tasks);
       own.tEnd = d.tEnd;
-      own.cooling = d.cooling;
+      own.cooling = std::min(d.cooling, kDeepHopBytesCooling);
       const SearchResult r = anneal(job.problem, job.router, ObjectiveKind::Tahb,
                                     chosen.candidates[fewest].mapping, own, seed);
       EXPECT_EQ(deep.mapping.nodeOfTask, r.best.nodeOfTask) << "seed " << seed;

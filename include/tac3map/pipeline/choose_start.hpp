@@ -40,18 +40,18 @@ struct ChosenStart {
 
 // Builds and scores the `named` starts in order and, unless the objective is tahb itself, a
 // hop-bytes search from each of them (same schedule, `seed`; named "tahb-search from NAME")
-// and then one with tahb's own SearchDefaults (t0, t-end, cooling; `seed`, one chain) from
-// the candidate with the fewest byte-hops (first on ties; "deep tahb-search from NAME");
-// picks the lowest. With tac3 and early stop, the first start at tac3's lower bound ends the
-// choice: nothing can beat it, and the starts after it (a Scotch run on 159k ranks) and the
-// searches are not worth their time.
-// Time (Schedule::until(), from the call): once it is up, or shorter than the last start took
-// to build and score, no further start is built (the first always is); no search runs once it
-// is up, and the searches share it, each an equal part of what is left when it begins less
-// the time its result takes to score (the deep search counts as one more). `progress` (optional)
-// counts the starts tried; it gets no trials (the searches are of another objective than the main
-// search's).
+// and then one with tahb's own SearchDefaults (t0 for the job's size, t-end; cooling at most
+// kDeepHopBytesCooling; `seed`, one chain) from the candidate with the fewest byte-hops (first
+// on ties; "deep tahb-search from NAME"); picks the lowest. With tac3 and early stop, the first
+// start at tac3's lower bound ends the choice: nothing can beat it, and the starts after it (a
+// Scotch run on 159k ranks) and the searches are not worth their time. Time (Schedule::until(),
+// from the call): once it is up, or shorter than the last start took to build and score, no further
+// start is built (the first always is); no search runs once it is up, and the searches share it,
+// each an equal part of what is left when it begins less the time its result takes to score (the
+// deep search counts as one more). `progress` (optional) counts the starts tried; it gets no trials
+// (the searches are of another objective than the main search's).
 using StartBuilder = std::function<Mapping()>;
+inline constexpr double kDeepHopBytesCooling = 0.98;
 ChosenStart chooseStart(const Problem& problem, const Network& router, ObjectiveKind objective,
                         const std::vector<std::pair<std::string, StartBuilder>>& named,
                         const Schedule& schedule, std::uint64_t seed, Progress* progress = nullptr);
