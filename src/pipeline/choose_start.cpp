@@ -17,6 +17,19 @@ namespace {
 // under the default schedule.
 constexpr std::uint64_t kStartRefinementSeed = 24;
 
+// A hop-bytes search under `schedule` from candidate `from` (reusing its scores), added as the
+// candidate `name`.
+void addHopBytesSearch(const Problem& problem, const Network& router, const Schedule& schedule,
+                       std::uint64_t seed, std::size_t from, const std::string& name,
+                       ChosenStart& result) {
+  const ExactScores startScores = result.candidates[from].scores;
+  const SearchResult r =
+      anneal(problem, router, ObjectiveKind::Tahb, result.candidates[from].mapping, schedule, seed,
+             nullptr, &startScores);
+  if (r.stopped == "time-limit") result.timeLimited = true;
+  result.candidates.push_back({name, r.best, r.bestScores});
+}
+
 // The hop-bytes objective's own search (its SearchDefaults' temperatures, t0For the job's size,
 // and refiner; one chain, `seed`) from the candidate with the fewest byte-hops so far, cooled by
 // kDeepHopBytesCooling. The quick searches above run the main search's schedule (t0 10, cooling
@@ -48,12 +61,7 @@ void deepHopBytesSearch(const Problem& problem, const Network& router, const Sch
   deep.timeLimit = 0;
   // An equal share with the searches that follow (the refinements of K > 1).
   deep.deadline = until.split(1 + searchesAfter).reserve(result.scoringSeconds);
-  const ExactScores startScores = result.candidates[fewest].scores;
-  const SearchResult r =
-      anneal(problem, router, ObjectiveKind::Tahb, result.candidates[fewest].mapping, deep, seed,
-             nullptr, &startScores);
-  if (r.stopped == "time-limit") result.timeLimited = true;
-  result.candidates.push_back({name, r.best, r.bestScores});
+  addHopBytesSearch(problem, router, deep, seed, fewest, name, result);
 }
 
 }  // namespace
@@ -128,12 +136,7 @@ ChosenStart chooseStart(const Problem& problem, const Network& router, Objective
       // An equal share of what is left (with the deep search below), less the time to score
       // the search's result.
       tahb.deadline = until.split(static_cast<int>(starts - i + 1)).reserve(result.scoringSeconds);
-      const ExactScores startScores = result.candidates[i].scores;
-      const SearchResult r =
-          anneal(problem, router, ObjectiveKind::Tahb, result.candidates[i].mapping, tahb, seed,
-                 nullptr, &startScores);
-      if (r.stopped == "time-limit") result.timeLimited = true;
-      result.candidates.push_back({name, r.best, r.bestScores});
+      addHopBytesSearch(problem, router, tahb, seed, i, name, result);
       stepDone();
     }
     deepHopBytesSearch(problem, router, schedule, seed, until,
