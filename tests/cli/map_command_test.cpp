@@ -155,6 +155,9 @@ TEST_F(Cli, TahbStartsColdOnLargeJobsUnlessT0IsGiven) {
     return nlohmann::json::parse(slurp(out("big.json")))["chains"][0]["trials"];
   };
   EXPECT_EQ(trials(""), trialsOf(tahb.t0For(ranks)));
+  // Each run reads and routes a 9,216-node box: under the sanitizers (several times slower)
+  // the default alone.
+  if (testing::underSanitizers()) return;
   EXPECT_EQ(trials("--t0 0.1"), trialsOf(0.1));
   // sweep likewise, where its schedule leaves t0 out (map's --t0 above stands for a given one:
   // each of these runs takes seconds under the sanitizers).
