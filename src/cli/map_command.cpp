@@ -106,7 +106,7 @@ std::string initHelp() {
     if (*mapper->description()) starts += std::string(" (") + mapper->description() + ")";
   }
   return "start: auto (the best of " + names +
-         " and a hop-bytes search from each, then tahb's own search from the fewest byte-hops, "
+         " and a hop-bytes search from each, then a deeper one from the fewest byte-hops, "
          "with K > 1 also each refined by node swaps, by the objective)" +
          starts + " | random (seeded by --seed) | random:SEED | a mapping file";
 }
