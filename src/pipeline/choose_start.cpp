@@ -17,6 +17,16 @@ namespace {
 // under the default schedule.
 constexpr std::uint64_t kStartRefinementSeed = 24;
 
+// The candidate with the lowest `objective`, the first on ties.
+std::size_t lowest(const std::vector<StartCandidate>& candidates, ObjectiveKind objective) {
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < candidates.size(); ++i)
+    if (objectiveValue(candidates[i].scores, objective) <
+        objectiveValue(candidates[best].scores, objective))
+      best = i;
+  return best;
+}
+
 // A hop-bytes search under `schedule` from candidate `from` (reusing its scores), added as the
 // candidate `name`.
 void addHopBytesSearch(const Problem& problem, const Network& router, const Schedule& schedule,
@@ -41,11 +51,7 @@ void addHopBytesSearch(const Problem& problem, const Network& router, const Sche
 void deepHopBytesSearch(const Problem& problem, const Network& router, const Schedule& schedule,
                         std::uint64_t seed, const Deadline& until, int searchesAfter,
                         ChosenStart& result) {
-  std::size_t fewest = 0;
-  for (std::size_t i = 1; i < result.candidates.size(); ++i)
-    if (objectiveValue(result.candidates[i].scores, ObjectiveKind::Tahb) <
-        objectiveValue(result.candidates[fewest].scores, ObjectiveKind::Tahb))
-      fewest = i;
+  const std::size_t fewest = lowest(result.candidates, ObjectiveKind::Tahb);
   const std::string name = "deep tahb-search from " + result.candidates[fewest].name;
   if (until.expired()) {
     result.skipped.push_back(name);
@@ -175,10 +181,7 @@ ChosenStart chooseStart(const Problem& problem, const Network& router, Objective
         stepDone();
       }
   }
-  for (std::size_t i = 1; i < result.candidates.size(); ++i)
-    if (objectiveValue(result.candidates[i].scores, objective) <
-        objectiveValue(result.candidates[result.chosen].scores, objective))
-      result.chosen = i;
+  result.chosen = lowest(result.candidates, objective);
   result.seconds = since(began);
   return result;
 }

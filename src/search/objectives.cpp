@@ -1,7 +1,6 @@
 #include "tac3map/search/objectives.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <stdexcept>
 
 #include "annealing_loop.hpp"
@@ -139,8 +138,7 @@ const std::vector<ObjectiveSpec>& objectiveSpecs() {
       // Multilevel, whose coarsest level anneals hot, ends at the start there too, so auto
       // never picks it for tahb.
       {ObjectiveKind::Tahb, "tahb", "traffic-aware hop-bytes", "avg hops", tahbValue, totalBytes,
-       false, tahbSearch,
-       SearchDefaults{0.1, 1e-8, 0.995, 4, std::numeric_limits<int>::max(), 8192, 0.2}},
+       false, tahbSearch, SearchDefaults{0.1, 1e-8, 0.995, 4, SearchDefaults::kNever, 8192, 0.2}},
       {ObjectiveKind::RmattO2f, "rmatt-o2f", "RMATT's hop-bytes x most bytes on a link",
        "x (total bytes x largest message)", rmattValue, rmattReference, false, rmattSearch,
        SearchDefaults{}},

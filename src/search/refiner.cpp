@@ -1,8 +1,6 @@
 // The refiners (refiner.hpp): the list, the choice for a job, and the annealer as a refiner.
 #include "tac3map/search/refiner.hpp"
 
-#include <limits>
-
 #include "tac3map/io/error.hpp"
 #include "tac3map/search/objectives.hpp"
 
@@ -28,7 +26,7 @@ const EnumNames<std::string>& refinerNames() {
     std::string above;
     for (const ObjectiveSpec& spec : objectiveSpecs())
       above += (above.empty() ? "" : ", ") + std::string(spec.name) + " " +
-               (spec.defaults.multilevelAbove == std::numeric_limits<int>::max()
+               (spec.defaults.multilevelAbove == SearchDefaults::kNever
                     ? std::string("never")
                     : std::to_string(spec.defaults.multilevelAbove));
     entries.push_back(

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@ struct SearchDefaults {
   double tEnd = 1e-8;
   double cooling = 0.9;
   int chains = 1;
+  static constexpr int kNever = std::numeric_limits<int>::max();  // for multilevelAbove
   int multilevelAbove = 2048;
   // Above this many tasks (0: never) the search starts cold, at coldT0TimesTasks / tasks: a
   // move then changes the energy by about 1 / tasks, and the schedule's trials are too few per
