@@ -24,11 +24,15 @@ const EnumNames<std::string>& refinerNames() {
     for (const auto& r : refiners())
       entries.push_back({r->name(), r->name(), std::string("(") + r->description() + ")"});
     std::string above;
-    for (const ObjectiveSpec& spec : objectiveSpecs())
+    for (const ObjectiveSpec& spec : objectiveSpecs()) {
+      const SearchDefaults& d = spec.defaults;
       above += (above.empty() ? "" : ", ") + std::string(spec.name) + " " +
-               (spec.defaults.multilevelAbove == SearchDefaults::kNever
+               (d.multilevelAbove == SearchDefaults::kNever
                     ? std::string("never")
-                    : std::to_string(spec.defaults.multilevelAbove));
+                    : std::to_string(d.multilevelAbove) +
+                          (d.coldAbove > 0 ? " up to " + std::to_string(d.coldAbove) + " ranks"
+                                           : std::string()));
+    }
     entries.push_back(
         {"auto", "auto", "(multilevel above so many nodes where it applies: " + above + ")"});
     return EnumNames<std::string>("refiner", std::move(entries));
@@ -89,8 +93,9 @@ const Refiner& refinerFor(const RefineTask& task) {
   const std::string& name = task.schedule.refiner;
   if (name == "auto") {
     const Refiner* multilevel = findRefiner("multilevel");
-    if (task.router.nodeCount() > objectiveSpec(task.objective).defaults.multilevelAbove &&
-        multilevel->whyNot(task).empty())
+    const SearchDefaults& defaults = objectiveSpec(task.objective).defaults;
+    if (task.router.nodeCount() > defaults.multilevelAbove &&
+        !defaults.startsCold(task.problem.tasks) && multilevel->whyNot(task).empty())
       return *multilevel;
     return *refiners().front();
   }

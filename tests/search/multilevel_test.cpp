@@ -195,6 +195,20 @@ TEST(Refiners, AutoPicksMultilevelOnLargeBoxesAndNamesAreChecked) {
   ASSERT_GT(objectiveSpec(ObjectiveKind::Tahb).defaults.multilevelAbove, large.box.nodeCount);
   EXPECT_STREQ(refinerFor({p, large.router, ObjectiveKind::Tahb, autoLarge, 1}).name(),
                "annealing");
+  // A tac3 search of more ranks than coldAbove starts cold and anneals its start on one level,
+  // on any box; one rank fewer is multilevel's again.
+  const SearchDefaults& tac3 = objectiveSpec(ObjectiveKind::Tac3).defaults;
+  ASSERT_GT(tac3.coldAbove, 0);
+  const Torus huge({16, 16, 36}, "16x16x36");  // 9,216 nodes
+  ASSERT_GT(huge.box.nodeCount, tac3.coldAbove);
+  const Schedule autoHuge = shortSchedule("auto", huge.box);
+  const Problem many = randomJob(tac3.coldAbove + 1, 2, 3);
+  const Problem fewer = randomJob(tac3.coldAbove, 2, 3);
+  EXPECT_STREQ(refinerFor({many, huge.router, ObjectiveKind::Tac3, autoHuge, 1}).name(),
+               "annealing");
+  EXPECT_STREQ(refinerFor({fewer, huge.router, ObjectiveKind::Tac3, autoHuge, 1}).name(),
+               "multilevel");
+  EXPECT_LT(tac3.t0For(tac3.coldAbove + 1), tac3.t0);
   // Several ranks per node: multilevel does not apply; auto falls back, naming it is an error.
   Model two;
   two.ranksPerNode = 2;

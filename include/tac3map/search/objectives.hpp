@@ -30,13 +30,16 @@ struct SearchDefaults {
   int multilevelAbove = 2048;
   // Above this many tasks (0: never) the search starts cold, at coldT0TimesTasks / tasks: a
   // move then changes the energy by about 1 / tasks, and the schedule's trials are too few per
-  // task for a hot phase to rebuild what it scrambles (objectives.cpp, tahb).
+  // task for a hot phase to rebuild what it scrambles (objectives.cpp, tahb). A cold search
+  // also refines its start on one level: multilevel's coarsest level would scramble it
+  // (refinerFor).
   int coldAbove = 0;
   double coldT0TimesTasks = 0;
 
+  bool startsCold(int tasks) const { return coldAbove > 0 && tasks > coldAbove; }
   // The first temperature for a job of `tasks` tasks.
   double t0For(int tasks) const {
-    return coldAbove > 0 && tasks > coldAbove ? std::min(t0, coldT0TimesTasks / tasks) : t0;
+    return startsCold(tasks) ? std::min(t0, coldT0TimesTasks / tasks) : t0;
   }
 };
 

@@ -49,7 +49,8 @@ const Refiner* findRefiner(const std::string& name);  // nullptr if none has thi
 // refiner may be (enum_names.hpp).
 const EnumNames<std::string>& refinerNames();
 // The refiner Schedule::refiner names for this job; "auto" is multilevel on boxes of more
-// nodes than the objective's SearchDefaults::multilevelAbove where it applies, else annealing.
+// nodes than the objective's SearchDefaults::multilevelAbove where it applies and the search
+// does not start cold (SearchDefaults::startsCold), else annealing.
 // Throws InputError when the named refiner cannot search the job.
 const Refiner& refinerFor(const RefineTask& task);
 
