@@ -78,9 +78,9 @@ MapResult mapJob(const Job& job, const MapJobOptions& o) {
   result.from = "search";
   result.initialScores = o.rankByFlow ? job.withTimeline(result.initialExact, result.initial)
                                       : toScores(result.initialExact, job.machine.linkBandwidth);
-  // Where the flow model can simulate the trace: the search's map or a start, the faster.
-  if (o.objective == ObjectiveKind::Tac3 && o.rankByFlow && result.chosen &&
-      result.initialScores.flow) {
+  // Where the flow model can simulate the trace (whole, or too costly whole, a periodic sample
+  // of it: fastestByFlow): the search's map or a start, the faster.
+  if (o.objective == ObjectiveKind::Tac3 && o.rankByFlow && result.chosen) {
     std::vector<const Mapping*> maps{&winner.best};
     std::vector<std::uint64_t> tac3{winner.bestScores.tac3ByteCounts};
     for (const StartCandidate& c : result.chosen->candidates) {

@@ -161,6 +161,56 @@ TEST_F(Flow, ATraceTooLongIsWalkedOverTheIterationsThatFitAndExtended) {
   }
 }
 
+// A periodic trace whose whole simulation costs more work than allowed is ranked on its
+// shortest periodic walk (head, two iterations, tail), and picks what the whole one picks.
+TEST_F(Flow, ATraceTooCostlyWholeIsRankedOnItsShortestPeriodicWalk) {
+  CcsSet s;
+  s.tasks = 4;
+  int level = 0;
+  const auto add = [&](std::vector<Communication> set) {
+    for (Communication& c : set) c.level = level++;
+    s.sets.push_back(std::move(set));
+  };
+  add({{0, 3, 3 << 20}, {1, 2, 1 << 20}});  // head
+  for (int i = 0; i < 12; ++i) {
+    add({{0, 1, 1 << 20}, {2, 3, 1 << 20}, {3, 1, 1 << 19}});
+    add({{2, 3, 1 << 20}, {1, 0, 2 << 20}});
+  }
+  add({{2, 0, 1 << 20}});  // tail
+  const Problem p = makeProblem(s, makeModel(fx10_));
+  const Mapping apart = identityMapping(4, box_);
+  Mapping shared = apart;  // 0->1 and 2->3 both cross node 1 -> 2
+  shared.nodeOfTask = {0, 2, 1, 3};
+  const std::vector<const Mapping*> maps{&shared, &apart};
+  const auto whole = fastestByFlow(p, router_, maps);
+  ASSERT_TRUE(whole.has_value());
+  EXPECT_FALSE(whole->sampled);
+  EXPECT_EQ(whole->fastest, 1u);
+  // Half the least power-of-two work the first mapping's whole walk needs: it fails whole, and
+  // the walk of 3 + 2 x 5 messages fits for both mappings.
+  std::uint64_t work = 1;
+  while (!flowSeconds(p, router_, shared, kFlowMaxMessages, work)) work *= 2;
+  const std::uint64_t tooLittle = work / 2;
+  ASSERT_TRUE(flowSeconds(p, router_, shared, 13, tooLittle).has_value());
+  ASSERT_TRUE(flowSeconds(p, router_, apart, 13, tooLittle).has_value());
+  const auto sampled = fastestByFlow(p, router_, maps, kFlowMaxMessages,
+                                     FlowClock::time_point::max(), {}, tooLittle);
+  ASSERT_TRUE(sampled.has_value());
+  EXPECT_TRUE(sampled->sampled);
+  EXPECT_EQ(sampled->ranked, 2u);
+  EXPECT_EQ(sampled->fastest, whole->fastest);
+  // A trace that repeats nothing has no walk to fall back on: no ranking.
+  CcsSet once;
+  once.tasks = 4;
+  once.sets = {s.sets.front(), s.sets.back()};
+  const Problem q = makeProblem(once, makeModel(fx10_));
+  std::uint64_t w = 1;
+  while (!flowSeconds(q, router_, shared, kFlowMaxMessages, w)) w *= 2;
+  EXPECT_FALSE(
+      fastestByFlow(q, router_, maps, kFlowMaxMessages, FlowClock::time_point::max(), {}, w / 2)
+          .has_value());
+}
+
 struct Case {
   const char* name;
   int engines, ranksPerNode;

@@ -83,15 +83,19 @@ std::optional<double> flowSeconds(const Problem& problem, const Network& router,
 // contention per set; CG-64 with K = 2 on FX10 2x2x2x2x1x2 without barriers: two maps of one
 // flow time, tac3 1.678 and 1.382 ms, ran 1.412 and 1.386 ms in SimGrid), then to the first.
 // Past `until`, only the mappings simulated by then are ranked (at least the first).
+// A trace whose whole simulation is too costly is ranked on its shortest periodic walk
+// (`sampled`): the head, kFlowMinPeriods iterations and the tail, extrapolated to the whole.
 struct FlowRanking {
   std::size_t fastest = 0;
   std::size_t ranked = 0;  // mappings simulated: all of them unless `until` passed
+  bool sampled = false;
 };
 inline constexpr double kFlowTieTolerance = 1e-9;  // relative
 std::optional<FlowRanking> fastestByFlow(const Problem& problem, const Network& router,
                                          const std::vector<const Mapping*>& mappings,
                                          std::size_t maxMessages = kFlowMaxMessages,
                                          FlowClock::time_point until = FlowClock::time_point::max(),
-                                         const std::vector<std::uint64_t>& tieKeys = {});
+                                         const std::vector<std::uint64_t>& tieKeys = {},
+                                         std::uint64_t maxWork = kFlowMaxWork);
 
 }  // namespace tac3map
