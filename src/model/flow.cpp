@@ -366,10 +366,10 @@ std::optional<FlowRanking> fastestByFlow(const Problem& problem, const Network& 
   for (std::size_t i = 0; i < mappings.size(); ++i) {
     std::optional<double> seconds =
         flowSeconds(problem, router, *mappings[i], budget, maxWork, until);
-    // The whole trace is too costly (work, not time: NPB BT, SP and LU class W, 64 ranks, near
-    // 2^27): every mapping is ranked on the shortest periodic walk instead, the head, two
-    // iterations and the tail, extrapolated alike. On those three kernels it picks what the
-    // whole simulation picks (2^29 of work, ~4 s each; docs/validation.md).
+    // The whole trace is too costly (work, not time: NPB BT, SP and LU class W, 64 ranks):
+    // every mapping is ranked on the shortest periodic walk instead, the head, two iterations
+    // and the tail, extrapolated alike. On BT and LU it picks what the whole simulation with
+    // 2^29 of work (~4 s each) picks (docs/validation.md).
     if (!seconds && i == 0 && FlowClock::now() < until) {
       const std::optional<std::size_t> fewer = shortestWalkMessages(problem);
       if (fewer && *fewer < std::min(budget, flowMessageCount(problem))) {

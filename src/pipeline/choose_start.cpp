@@ -44,10 +44,11 @@ void addHopBytesSearch(const Problem& problem, const Network& router, const Sche
 // and refiner; one chain, `seed`) from the candidate with the fewest byte-hops so far, cooled by
 // kDeepHopBytesCooling. The quick searches above run the main search's schedule (for tac3 t0
 // 10, or 1 / tasks above 8,192 tasks, cooling 0.9), which ends in the basin of its start; the
-// deep one crosses basins, and its map can have the lower contention too. NPB CG class A on FX10 2x2x2x2x3x2: the best quick search
-// gave tac3 7.00 ms; the deep search 5.84 ms, simulated 0.770 of identity where the tahb map
-// runs 0.818 (docs/validation.md). At tahb's own cooling (0.995: 8 M trials, 1 s on CG-64,
-// 10 s under the sanitizers) the same run reached 0.735; 0.98 costs a quarter of that.
+// deep one crosses basins, and its map can have the lower contention too. NPB CG class A on FX10
+// 2x2x2x2x3x2: the best quick search gave tac3 7.00 ms; the deep search 5.84 ms, simulated 0.770 of
+// identity where the tahb map runs 0.818 (docs/validation.md). At tahb's own cooling (0.995: 8 M
+// trials, 1 s on CG-64, 10 s under the sanitizers) the same run reached 0.735; 0.98 costs a quarter
+// of that.
 void deepHopBytesSearch(const Problem& problem, const Network& router, const Schedule& schedule,
                         std::uint64_t seed, const Deadline& until, int searchesAfter,
                         ChosenStart& result) {

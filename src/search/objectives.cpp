@@ -130,7 +130,7 @@ const std::vector<ObjectiveSpec>& objectiveSpecs() {
        // Above 8,192 tasks the search starts cold (t0 1 / tasks) and anneals on one level, from
        // auto's start (a deep hop-bytes search): on a 100,000-rank partitioned mesh on the whole
        // Fugaku, multilevel (its coarsest level hot) doubled the start's hop-bytes and ended at
-       // 1398 us, single-level annealing from t0 1e-5 at 1077 us in a tenth of the search time
+       // 1398 us, single-level annealing from t0 1e-5 at 1102 us in a third of the search time
        // (docs/search.md, "tac3 at scale").
        SearchDefaults{10.0, 1e-8, 0.9, 1, 2048, 8192, 1.0}},
       // Hop-bytes is a quadratic assignment problem, cheap per trial: the paper's schedule
