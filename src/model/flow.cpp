@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "flow_sharing.hpp"
@@ -64,7 +65,11 @@ std::vector<std::size_t> setSizes(const Problem& problem) {
   return size;
 }
 
-std::optional<Walk> makeWalk(const Problem& problem, std::size_t maxMessages) {
+// The walk of at most `maxMessages` message instances: the whole trace when it fits (unless
+// `shortest`), else the periodic walk with as many iterations as fit, or with `shortest` the
+// fewest (kFlowMinPeriods).
+std::optional<Walk> makeWalk(const Problem& problem, std::size_t maxMessages,
+                             bool shortest = false) {
   const std::vector<std::size_t> size = setSizes(problem);
   const std::size_t n = problem.ccsOfSet.size();
   const auto messages = [&](std::size_t from, std::size_t to) {
@@ -73,7 +78,7 @@ std::optional<Walk> makeWalk(const Problem& problem, std::size_t maxMessages) {
     return total;
   };
   Walk walk;
-  if (messages(0, n) <= maxMessages) {
+  if (!shortest && messages(0, n) <= maxMessages) {
     walk.positions.resize(n);
     for (std::size_t k = 0; k < n; ++k) walk.positions[k] = k;
     walk.periodOf.assign(n, -1);
@@ -85,8 +90,11 @@ std::optional<Walk> makeWalk(const Problem& problem, std::size_t maxMessages) {
   const std::size_t fixed = messages(0, period.start) + messages(end, n);
   const std::size_t each = messages(period.start, period.start + period.length);
   if (fixed + kFlowMinPeriods * each > maxMessages) return std::nullopt;
-  walk.periods = static_cast<int>(std::min<std::size_t>(
-      period.repeats - 1, each > 0 ? (maxMessages - fixed) / each : period.repeats - 1));
+  walk.periods =
+      shortest
+          ? static_cast<int>(kFlowMinPeriods)
+          : static_cast<int>(std::min<std::size_t>(
+                period.repeats - 1, each > 0 ? (maxMessages - fixed) / each : period.repeats - 1));
   walk.periodsLeft = period.repeats - static_cast<std::size_t>(walk.periods);
   const auto add = [&](std::size_t from, std::size_t to, int p) {
     for (std::size_t k = from; k < to; ++k) {
@@ -99,26 +107,6 @@ std::optional<Walk> makeWalk(const Problem& problem, std::size_t maxMessages) {
     add(period.start + p * period.length, period.start + (p + 1) * period.length, p);
   add(end, n, -1);
   return walk;
-}
-
-// The fewest message instances a periodic walk simulates: the head, kFlowMinPeriods
-// iterations and the tail; nothing when the trace does not repeat an iteration often enough.
-std::optional<std::size_t> shortestWalkMessages(const Problem& problem) {
-  const Period period = findPeriod(orderKeys(problem));
-  if (period.length == 0 || period.repeats < kFlowMinPeriods + 1) return std::nullopt;
-  const std::vector<std::size_t> size = setSizes(problem);
-  std::size_t head = 0, iteration = 0, tail = 0;
-  const std::size_t end = period.start + period.repeats * period.length;
-  for (std::size_t k = 0; k < problem.ccsOfSet.size(); ++k) {
-    const std::size_t m = size[problem.ccsOfSet[k]];
-    if (k < period.start)
-      head += m;
-    else if (k < period.start + period.length)
-      iteration += m;
-    else if (k >= end)
-      tail += m;
-  }
-  return head + kFlowMinPeriods * iteration + tail;
 }
 
 Order makeOrder(const Problem& problem, const Walk& walk) {
@@ -326,17 +314,24 @@ std::size_t flowMessageCount(const Problem& problem) {
 }
 
 namespace {
+std::optional<double> simulateWalk(const Problem& problem, const Network& router,
+                                   const Mapping& mapping, const FlowMessageTimes* times,
+                                   const Walk& walk, std::uint64_t maxWork,
+                                   FlowClock::time_point until) {
+  const Links links = flow::makeLinks(router, problem.model);
+  const Routes routes =
+      flow::makeRoutes(problem, router, mapping, links, times ? &times->latency : nullptr,
+                       times ? &times->transfer : nullptr);
+  return FlowSimulation(links, routes, makeOrder(problem, walk), walk).run(maxWork, until);
+}
+
 std::optional<double> simulate(const Problem& problem, const Network& router,
                                const Mapping& mapping, const FlowMessageTimes* times,
                                std::size_t maxMessages, std::uint64_t maxWork,
                                FlowClock::time_point until) {
   const std::optional<Walk> walk = makeWalk(problem, maxMessages);
   if (!walk) return std::nullopt;
-  const Links links = flow::makeLinks(router, problem.model);
-  const Routes routes =
-      flow::makeRoutes(problem, router, mapping, links, times ? &times->latency : nullptr,
-                       times ? &times->transfer : nullptr);
-  return FlowSimulation(links, routes, makeOrder(problem, *walk), *walk).run(maxWork, until);
+  return simulateWalk(problem, router, mapping, times, *walk, maxWork, until);
 }
 }  // namespace
 
@@ -358,24 +353,25 @@ std::optional<FlowRanking> fastestByFlow(const Problem& problem, const Network& 
                                          std::size_t maxMessages, FlowClock::time_point until,
                                          const std::vector<std::uint64_t>& tieKeys,
                                          std::uint64_t maxWork) {
-  if (mappings.empty() || !makeWalk(problem, maxMessages)) return std::nullopt;
+  if (mappings.empty()) return std::nullopt;
+  std::optional<Walk> walk = makeWalk(problem, maxMessages);  // once for every mapping
+  if (!walk) return std::nullopt;
   FlowRanking ranking;
   double bestSeconds = kInfinity;
   const auto key = [&](std::size_t i) { return i < tieKeys.size() ? tieKeys[i] : 0; };
-  std::size_t budget = maxMessages;
   for (std::size_t i = 0; i < mappings.size(); ++i) {
     std::optional<double> seconds =
-        flowSeconds(problem, router, *mappings[i], budget, maxWork, until);
+        simulateWalk(problem, router, *mappings[i], nullptr, *walk, maxWork, until);
     // The whole trace is too costly (work, not time: NPB BT, SP and LU class W, 64 ranks):
     // every mapping is ranked on the shortest periodic walk instead, the head, two iterations
     // and the tail, extrapolated alike. On BT and LU it picks what the whole simulation with
     // 2^29 of work (~4 s each) picks (docs/validation.md).
     if (!seconds && i == 0 && FlowClock::now() < until) {
-      const std::optional<std::size_t> fewer = shortestWalkMessages(problem);
-      if (fewer && *fewer < std::min(budget, flowMessageCount(problem))) {
-        budget = *fewer;
+      std::optional<Walk> shortest = makeWalk(problem, maxMessages, true);
+      if (shortest && shortest->positions.size() < walk->positions.size()) {
+        walk = std::move(shortest);
         ranking.sampled = true;
-        seconds = flowSeconds(problem, router, *mappings[i], budget, maxWork, until);
+        seconds = simulateWalk(problem, router, *mappings[i], nullptr, *walk, maxWork, until);
       }
     }
     if (!seconds && i > 0 && FlowClock::now() >= until) break;  // the ones simulated in time
