@@ -180,6 +180,11 @@ if case in limits:
             x = t["tac3"] / ref["tac3"]
             crit.append(f"{case} seed {s}: tac3 map's tac3 {t['tac3'] * 1e6:.2f} µs = {x:.3f} x best of "
                         f"identity, tofu-default, Scotch ({ref_name}) <= 0.8: {verdict(x <= 0.8)}")
+            if best_scotch and case.startswith("mesh"):
+                # issue 26: the tac3 map keeps hop-bytes while it lowers contention
+                y = t["tahb"] / best_scotch["tahb"]
+                crit.append(f"{case} seed {s}: tac3 map's hop-bytes = {y:.3f} x Scotch best "
+                            f"({best_scotch['strategy']}) <= 1: {verdict(y <= 1)}")
         else:
             crit.append(f"{case} seed {s}: tac3 map {missing(f'tac3-map-s{s}')}")
         if h and best_scotch:

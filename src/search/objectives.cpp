@@ -70,8 +70,10 @@ SearchResult tac3Search(const Problem& problem, const Network& router, const Map
       return result;
     }
     if (progress) progress->phase.store(Phase::TieBreak, std::memory_order_relaxed);
-    TieBreakResult ties = breakTac3Ties(problem, router, result.best, schedule,
-                                        tieBreakBudget(problem, result.trials), until);
+    const TieOrder order = objectiveSpec(ObjectiveKind::Tac3).defaults.tieOrder(problem.tasks);
+    TieBreakResult ties =
+        breakTac3Ties(problem, router, result.best, schedule,
+                      tieBreakBudget(problem, result.trials, order), until, order);
     // The descent lowers shared-link pairs, a proxy for what the run sees; where the flow
     // model can simulate the trace (flow.hpp) it judges, and the descent's start is kept when
     // it runs faster (same tac3: the descent never raises it).

@@ -61,8 +61,8 @@ class Candidates {
 
 template <class Objective>
 TieBreakResult descend(const Problem& problem, const Network& router, const Mapping& start,
-                       const Allocation& allocation, std::uint64_t budget,
-                       const Deadline& deadline) {
+                       const Allocation& allocation, std::uint64_t budget, const Deadline& deadline,
+                       TieOrder order) {
   TieBreakResult result;
   if (deadline.expired()) {
     result.mapping = start;
@@ -123,9 +123,10 @@ TieBreakResult descend(const Problem& problem, const Network& router, const Mapp
         if (!state.propose(task, position, noRise)) continue;
         const auto after = state.proposedValue();
         const std::uint64_t pairsAfter = state.proposedSecondary();
-        const bool better = after < before ||
-                            (after == before &&
-                             (pairsAfter < pairsBefore || (pairsAfter == pairsBefore && hops < 0)));
+        const bool pairsFall = pairsAfter < pairsBefore, pairsKept = pairsAfter == pairsBefore;
+        const bool tieWon = order == TieOrder::PairsFirst ? pairsFall || (pairsKept && hops < 0)
+                                                          : hops < 0 || (hops == 0 && pairsFall);
+        const bool better = after < before || (after == before && tieWon);
         if (!better) {
           state.discard();
           continue;
@@ -149,24 +150,27 @@ TieBreakResult descend(const Problem& problem, const Network& router, const Mapp
 
 }  // namespace
 
-std::uint64_t tieBreakBudget(const Problem& problem, std::uint64_t searchTrials) {
+std::uint64_t tieBreakBudget(const Problem& problem, std::uint64_t searchTrials, TieOrder order) {
   const double perTrial =
       problem.tasks > 0 ? 2.0 * static_cast<double>(problem.communicationCount()) / problem.tasks
                         : 1.0;
-  return std::max(kTieBreakMinWork,
-                  static_cast<std::uint64_t>(static_cast<double>(searchTrials) * perTrial));
+  const std::uint64_t budget = std::max(
+      kTieBreakMinWork, static_cast<std::uint64_t>(static_cast<double>(searchTrials) * perTrial));
+  if (order == TieOrder::PairsFirst) return budget;
+  return std::max(budget, kHopsFirstWorkPerCommunication * problem.communicationCount());
 }
 
 TieBreakResult breakTac3Ties(const Problem& problem, const Network& router, const Mapping& start,
                              const Schedule& schedule, std::uint64_t budget,
-                             const Deadline& deadline) {
+                             const Deadline& deadline, TieOrder order) {
   const bool fits = CompactTac3Objective::fits(problem, router);
   if (schedule.tac3Engine == Tac3Engine::Compact && !fits)
     throw InputError("the compact tac3 engine cannot evaluate this problem on this box");
   if (fits && schedule.tac3Engine != Tac3Engine::General)
     return descend<CompactTac3Objective>(problem, router, start, schedule.allocation, budget,
-                                         deadline);
-  return descend<Tac3Objective>(problem, router, start, schedule.allocation, budget, deadline);
+                                         deadline, order);
+  return descend<Tac3Objective>(problem, router, start, schedule.allocation, budget, deadline,
+                                order);
 }
 
 }  // namespace tac3map

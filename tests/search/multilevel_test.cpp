@@ -209,6 +209,9 @@ TEST(Refiners, AutoPicksMultilevelOnLargeBoxesAndNamesAreChecked) {
   EXPECT_STREQ(refinerFor({fewer, huge.router, ObjectiveKind::Tac3, autoHuge, 1}).name(),
                "multilevel");
   EXPECT_LT(tac3.t0For(tac3.coldAbove + 1), tac3.t0);
+  // ... and its tie-break puts shorter routes before fewer shared pairs (tie_break.hpp).
+  EXPECT_EQ(tac3.tieOrder(tac3.coldAbove + 1), TieOrder::HopsFirst);
+  EXPECT_EQ(tac3.tieOrder(tac3.coldAbove), TieOrder::PairsFirst);
   // Several ranks per node: multilevel does not apply; auto falls back, naming it is an error.
   Model two;
   two.ranksPerNode = 2;

@@ -47,41 +47,81 @@ struct Case {
   Overlap overlap;
 };
 
+// The key as the reference computes it: isBetter's for PairsFirst; (tac3, byte-hops, pairs)
+// for HopsFirst, written out here from the exact scores.
+bool beats(const ExactScores& a, const ExactScores& b, TieOrder order) {
+  if (order == TieOrder::PairsFirst) return isBetter(a, b, ObjectiveKind::Tac3);
+  if (a.tac3ByteCounts != b.tac3ByteCounts) return a.tac3ByteCounts < b.tac3ByteCounts;
+  if (a.tahbByteHops != b.tahbByteHops) return a.tahbByteHops < b.tahbByteHops;
+  return a.sharedPairs < b.sharedPairs;
+}
+
 TEST(TieBreak, NoSingleMoveImprovesTheKeyAsTheReferenceComputesIt) {
   const Machine fx10 = testing::fx10();
   const Box box = makeBox(fx10, "1x2x2x2x3x1");  // 24 nodes: every position is a candidate
   const Network router(fx10, box);
   Rng rng(5);
-  for (const Case c :
-       {Case{1, 1, Overlap::None}, Case{4, 1, Overlap::None}, Case{4, 2, Overlap::None},
-        Case{1, 1, Overlap::Adjacent}, Case{4, 2, Overlap::Adjacent}}) {
-    const Model model = makeModel(fx10, c.engines, c.k, c.overlap);
-    const int tasks = 20 * c.k;
-    const Problem problem = testing::randomModelProblem(tasks, 4, rng, model);
-    // Under the sanitizers one start per case (every candidate move is still evaluated).
-    for (int draw = 0; draw < (testing::underSanitizers() ? 1 : 3); ++draw) {
-      SCOPED_TRACE("engines " + std::to_string(c.engines) + " K " + std::to_string(c.k) +
-                   " overlap " + overlapName(c.overlap) + " draw " + std::to_string(draw));
-      const Mapping start = randomMapping(tasks, box, rng.below(1u << 30), c.k);
-      Schedule schedule;
-      const TieBreakResult result = breakTac3Ties(problem, router, start, schedule, kUnlimited);
-      checkMapping(result.mapping, box, "tie-break", c.k);
-      const ExactScores before = evaluateExact(problem, router, start);
-      const ExactScores after = evaluateExact(problem, router, result.mapping);
-      EXPECT_FALSE(isBetter(before, after, ObjectiveKind::Tac3));
-      EXPECT_GT(result.moves, 0u);  // a random start is never a local minimum here
-      const int positions = box.nodeCount * c.k;
-      for (int task = 0; task < tasks; ++task)
-        for (int position = 0; position < positions; ++position) {
-          if (position / c.k == result.mapping.nodeOfTask[task]) continue;
-          const Mapping m = moved(problem, box.nodeCount, result.mapping, task, position);
-          const ExactScores s = evaluateExact(problem, router, m);
-          if (s.tahbByteHops > after.tahbByteHops) continue;  // never tried: longer routes
-          ASSERT_FALSE(isBetter(s, after, ObjectiveKind::Tac3))
-              << "task " << task << " to position " << position;
-        }
+  for (const TieOrder order : {TieOrder::PairsFirst, TieOrder::HopsFirst})
+    for (const Case c :
+         {Case{1, 1, Overlap::None}, Case{4, 1, Overlap::None}, Case{4, 2, Overlap::None},
+          Case{1, 1, Overlap::Adjacent}, Case{4, 2, Overlap::Adjacent}}) {
+      const Model model = makeModel(fx10, c.engines, c.k, c.overlap);
+      const int tasks = 20 * c.k;
+      const Problem problem = testing::randomModelProblem(tasks, 4, rng, model);
+      // Under the sanitizers, and for the order only searches at scale use, one start per case
+      // (every candidate move is still evaluated).
+      const int draws = testing::underSanitizers() || order == TieOrder::HopsFirst ? 1 : 3;
+      for (int draw = 0; draw < draws; ++draw) {
+        SCOPED_TRACE(std::string(order == TieOrder::PairsFirst ? "pairs" : "hops") +
+                     " first, engines " + std::to_string(c.engines) + " K " + std::to_string(c.k) +
+                     " overlap " + overlapName(c.overlap) + " draw " + std::to_string(draw));
+        const Mapping start = randomMapping(tasks, box, rng.below(1u << 30), c.k);
+        Schedule schedule;
+        const TieBreakResult result =
+            breakTac3Ties(problem, router, start, schedule, kUnlimited, {}, order);
+        checkMapping(result.mapping, box, "tie-break", c.k);
+        const ExactScores before = evaluateExact(problem, router, start);
+        const ExactScores after = evaluateExact(problem, router, result.mapping);
+        EXPECT_FALSE(beats(before, after, order));
+        EXPECT_GT(result.moves, 0u);  // a random start is never a local minimum here
+        const int positions = box.nodeCount * c.k;
+        for (int task = 0; task < tasks; ++task)
+          for (int position = 0; position < positions; ++position) {
+            if (position / c.k == result.mapping.nodeOfTask[task]) continue;
+            const Mapping m = moved(problem, box.nodeCount, result.mapping, task, position);
+            const ExactScores s = evaluateExact(problem, router, m);
+            if (s.tahbByteHops > after.tahbByteHops) continue;  // never tried: longer routes
+            ASSERT_FALSE(beats(s, after, order)) << "task " << task << " to position " << position;
+          }
+      }
     }
+}
+
+// The order reaches the descent (the two keys lead the same starts to different maps, each a
+// local minimum of its own key: the test above); HopsFirst's budget grows with the problem.
+TEST(TieBreak, TheOrderChangesTheDescentAndHopsFirstGetsMoreWork) {
+  const Cg64 s(testing::fx10(), "2x2x2x2x3x2", 0);
+  for (std::uint64_t seed : {1, 2, 3}) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const Mapping start = randomMapping(64, s.box, seed);
+    const TieBreakResult pairs =
+        breakTac3Ties(s.problem, s.router, start, Schedule{}, kUnlimited, {}, TieOrder::PairsFirst);
+    const TieBreakResult hops =
+        breakTac3Ties(s.problem, s.router, start, Schedule{}, kUnlimited, {}, TieOrder::HopsFirst);
+    EXPECT_NE(pairs.mapping.nodeOfTask, hops.mapping.nodeOfTask);
   }
+  // The budget reads only the task and communication counts.
+  Problem large;
+  large.tasks = 20000;
+  large.src.assign(143272, 0);  // the 20,000-rank mesh's communications
+  const std::uint64_t trials = 202500;
+  const std::uint64_t searchWork = tieBreakBudget(large, trials, TieOrder::PairsFirst);
+  EXPECT_EQ(searchWork,
+            std::max(kTieBreakMinWork, static_cast<std::uint64_t>(trials * 2.0 * 143272 / 20000)));
+  EXPECT_EQ(tieBreakBudget(large, trials, TieOrder::HopsFirst),
+            kHopsFirstWorkPerCommunication * 143272);
+  EXPECT_GT(tieBreakBudget(large, trials, TieOrder::HopsFirst), 4 * searchWork);
+  EXPECT_EQ(tieBreakBudget(s.problem, 0, TieOrder::HopsFirst), kTieBreakMinWork);
 }
 
 TEST(TieBreak, BothEnginesEndAtTheSameMapping) {

@@ -15,6 +15,7 @@
 #include "tac3map/model/objective.hpp"
 #include "tac3map/network/network.hpp"
 #include "tac3map/search/schedule.hpp"
+#include "tac3map/search/tie_break.hpp"
 
 namespace tac3map {
 
@@ -37,6 +38,11 @@ struct SearchDefaults {
   double coldT0TimesTasks = 0;
 
   bool startsCold(int tasks) const { return coldAbove > 0 && tasks > coldAbove; }
+  // The tie-break's key after a search of `tasks` tasks: a cold search is a search at scale,
+  // where shorter routes come before fewer shared pairs (tie_break.hpp).
+  TieOrder tieOrder(int tasks) const {
+    return startsCold(tasks) ? TieOrder::HopsFirst : TieOrder::PairsFirst;
+  }
   // The first temperature for a job of `tasks` tasks.
   double t0For(int tasks) const {
     return startsCold(tasks) ? std::min(t0, coldT0TimesTasks / tasks) : t0;

@@ -7,6 +7,11 @@
 // boxes), makes a move only when the key falls, and stops after a pass that moves nothing or
 // when its budget of candidate moves is spent. It draws no random number and counts work, not
 // time, so a seeded result depends only on its start and budget.
+//
+// At scale (a search that starts cold, objectives.hpp) the key is (objective, byte-hops,
+// pairs) and the budget larger: there the issue asks for a map that keeps hop-bytes while it
+// lowers contention, and a cold single-level search leaves many moves that shorten routes
+// without touching any set's busiest link (20,000-rank mesh: 20% fewer byte-hops, same tac3).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +24,12 @@
 #include "tac3map/search/schedule.hpp"
 
 namespace tac3map {
+
+// Which term the descent compares after the objective.
+enum class TieOrder {
+  PairsFirst,  // (objective, shared-link pairs, byte-hops): the key chains rank by
+  HopsFirst,   // (objective, byte-hops, shared-link pairs)
+};
 
 struct TieBreakResult {
   Mapping mapping;
@@ -40,8 +51,13 @@ inline constexpr int kTieBreakMaxPasses = 16;
 // tasks' communications), and at least kTieBreakMinWork: the descent at most about doubles a
 // search's work (without a budget, a 1,024-rank all-to-all on a K box took 311 s after a 2 s
 // search: every pass examines a million candidates of 2,000 messages each).
+// HopsFirst: at least kHopsFirstWorkPerCommunication x the problem's communications. On the
+// 20,000-rank mesh of docs/performance.md this is 8x the search's budget and buys 20% fewer
+// byte-hops for 2 s; 4x more work again buys 0.8% more.
 inline constexpr std::uint64_t kTieBreakMinWork = std::uint64_t{1} << 24;
-std::uint64_t tieBreakBudget(const Problem& problem, std::uint64_t searchTrials);
+inline constexpr std::uint64_t kHopsFirstWorkPerCommunication = 1024;
+std::uint64_t tieBreakBudget(const Problem& problem, std::uint64_t searchTrials,
+                             TieOrder order = TieOrder::PairsFirst);
 
 // `schedule` gives the engine (Tac3Engine) and the allocation; its temperature and time
 // fields are not used. The result's tac3 is never above the start's. The descent also stops at
@@ -50,6 +66,6 @@ std::uint64_t tieBreakBudget(const Problem& problem, std::uint64_t searchTrials)
 inline constexpr std::uint64_t kTieBreakCheckWork = std::uint64_t{1} << 16;
 TieBreakResult breakTac3Ties(const Problem& problem, const Network& router, const Mapping& start,
                              const Schedule& schedule, std::uint64_t budget,
-                             const Deadline& deadline = {});
+                             const Deadline& deadline = {}, TieOrder order = TieOrder::PairsFirst);
 
 }  // namespace tac3map
