@@ -24,10 +24,11 @@ void addTraceOptions(CLI::App& app, TraceInput& input, Deprecations* deprecated)
                "accept a trace without any message between ranks (else an error: usually a "
                "wrong file or format)");
   app.add_flag("--eager-sends", input.eagerSends,
-               "blocking sends complete at once on the sender (small buffered messages)");
+               "sends complete at once on the sender, blocking or at their wait (small buffered "
+               "messages)");
   app.add_option("--eager-limit", input.eagerLimit,
-                 "blocking sends of fewer bytes complete at once on the sender: the MPI's eager "
-                 "limit (SimGrid: smpi/send-is-detached-thresh); default 0, none")
+                 "sends of fewer bytes complete at once on the sender, blocking or at their wait: "
+                 "the MPI's eager limit (SimGrid: smpi/send-is-detached-thresh); default 0, none")
       ->check(nonNegative());
   app.add_option("--collectives", input.collectives,
                  "algorithm per collective, e.g. allreduce=ring,allgather=bruck "

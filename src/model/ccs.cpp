@@ -160,18 +160,15 @@ std::vector<Communication> matchSides(const Trace& trace,
   return comms;
 }
 
-// Step 2: levels. Runs the ranks forward as far as the rendezvous semantics allow. A rank's
+// Step 2: levels. Runs the ranks forward as far as the rendezvous semantics allow (an eager
+// send, Communication::eager, never holds its sender). A rank's
 // floor is one more than the highest level it has completed at a blocking point; a
 // communication's level is the larger floor of the two ranks when they posted its sides.
 class LevelSimulation {
  public:
   LevelSimulation(const Trace& trace, const std::vector<std::vector<Posted>>& posted,
-                  std::vector<Communication>& comms, const CcsOptions& options)
-      : trace_(trace),
-        posted_(posted),
-        comms_(comms),
-        options_(options),
-        namePlaces_(namePlaces(trace.requests)) {
+                  std::vector<Communication>& comms)
+      : trace_(trace), posted_(posted), comms_(comms), namePlaces_(namePlaces(trace.requests)) {
     ranks_.assign(trace.ranks, RankState{ByName{&namePlaces_}});
     sidesPosted_.assign(comms.size(), 0);
     waiters_.resize(comms.size());
@@ -250,6 +247,12 @@ class LevelSimulation {
     }
   }
 
+  // Whether `rank`'s request for `comm` is an eager isend: its wait does not hold the rank.
+  bool goesOn(int rank, int comm) const {
+    const Communication& c = comms_[comm];
+    return c.eager && c.src == rank && c.dst != rank;
+  }
+
   // Communications that the event completes on this rank (it blocks until all are matched).
   std::vector<int> blockingSet(int rank, const Event& e) const {
     const RankState& s = ranks_[rank];
@@ -257,22 +260,23 @@ class LevelSimulation {
     std::vector<int> set;
     switch (e.kind) {
       case EventKind::Send:
-        if (!options_.eagerSend(comms_[p.send].bytes)) set.push_back(p.send);
+        if (!comms_[p.send].eager) set.push_back(p.send);
         break;
       case EventKind::Recv:
         set.push_back(p.recv);
         break;
       case EventKind::Sendrecv:
-        if (!options_.eagerSend(comms_[p.send].bytes)) set.push_back(p.send);
+        if (!comms_[p.send].eager) set.push_back(p.send);
         set.push_back(p.recv);
         break;
       case EventKind::Wait: {
         auto it = s.requests.find(e.request);
-        if (it != s.requests.end()) set.push_back(it->second);
+        if (it != s.requests.end() && !goesOn(rank, it->second)) set.push_back(it->second);
         break;
       }
       case EventKind::Waitall:
-        for (const auto& [request, c] : s.requests) set.push_back(c);
+        for (const auto& [request, c] : s.requests)
+          if (!goesOn(rank, c)) set.push_back(c);
         break;
       default:
         break;
@@ -371,7 +375,6 @@ class LevelSimulation {
   const Trace& trace_;
   const std::vector<std::vector<Posted>>& posted_;
   std::vector<Communication>& comms_;
-  const CcsOptions& options_;
   const std::vector<int> namePlaces_;  // ByName
   std::vector<RankState> ranks_;
   std::vector<int> sidesPosted_;
@@ -447,7 +450,8 @@ CcsSet extractExpanded(const Trace& trace, const CcsOptions& options, Trace* rel
   {
     std::vector<std::vector<Posted>> posted;
     comms = matchSides(trace, posted);
-    LevelSimulation levels(trace, posted, comms, options);
+    for (Communication& c : comms) c.eager = options.eagerSend(c.bytes);
+    LevelSimulation levels(trace, posted, comms);
     levels.run();
     result.barrierLevels = levels.barrierLevels();
   }

@@ -36,10 +36,12 @@ constexpr double kProjectSlack = 4;
 // The order the flows wait in: each message instance (a communication of one set of the
 // trace) waits for the groups (a rank's messages of one set) of its two ranks' previous sets
 // and, after a barrier, for the whole epoch (the messages since the barrier before) before it.
+// An eager message (Problem::eager) is in its receiver's group only: its sender goes on.
+constexpr std::uint32_t kNoGroup = std::numeric_limits<std::uint32_t>::max();
 struct Order {
-  std::vector<std::uint32_t> comm;                  // per instance: its communication
-  std::vector<std::uint32_t> groupOf;               // per instance: 2 groups (its src's, its dst's)
-  std::vector<std::uint32_t> needs;                 // per instance: what it still waits for
+  std::vector<std::uint32_t> comm;     // per instance: its communication
+  std::vector<std::uint32_t> groupOf;  // per instance: 2 groups (its src's, its dst's; kNoGroup)
+  std::vector<std::uint32_t> needs;    // per instance: what it still waits for
   std::vector<std::vector<std::uint32_t>> waiters;  // per group: instances waiting for it
   std::vector<std::uint32_t> groupLeft;             // per group: its messages not done
   std::vector<std::uint32_t> epochStart;  // instances of epoch e: [start[e], start[e + 1])
@@ -114,7 +116,7 @@ Order makeOrder(const Problem& problem, const Walk& walk) {
   for (std::size_t c = 0; c < problem.realCommunications; ++c)
     members[problem.ccs[c]].push_back(static_cast<std::uint32_t>(c));
   Order o;
-  const std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+  const std::uint32_t none = kNoGroup;
   std::vector<std::uint32_t> last(problem.tasks, none), current(problem.tasks, none);
   std::vector<std::size_t> stamp(problem.tasks, static_cast<std::size_t>(-1));
   std::vector<int> touched;
@@ -141,10 +143,16 @@ Order makeOrder(const Problem& problem, const Walk& walk) {
       o.epochOf.push_back(epoch);
       o.periodOf.push_back(walk.periodOf[w]);
       o.needs.push_back(epoch > 0 ? 1 : 0);
+      const bool eager = !problem.eager.empty() && problem.eager[c];
       for (const int rank : {problem.src[c], problem.dst[c]}) {
         if (last[rank] != none) {  // the rank's group of its previous set
           o.waiters[last[rank]].push_back(i);
           ++o.needs.back();
+        }
+        // An eager send is posted after its sender's previous set but holds nothing after it.
+        if (eager && rank == problem.src[c]) {
+          o.groupOf.push_back(none);
+          continue;
         }
         if (stamp[rank] != step) {  // the rank's group of this step
           stamp[rank] = step;
@@ -273,6 +281,7 @@ class FlowSimulation {
       periodEnd_[p] = std::max(periodEnd_[p], now_);
     for (int side = 0; side < 2; ++side) {
       const std::uint32_t g = o_.groupOf[2 * static_cast<std::size_t>(i) + side];
+      if (g == kNoGroup) continue;  // an eager message's sender
       if (--o_.groupLeft[g] == 0)
         for (std::uint32_t w : o_.waiters[g])
           if (--o_.needs[w] == 0) ready_.push_back(w);

@@ -28,6 +28,7 @@ void addOverlapUnions(const CcsSet& sets, Problem& p) {
         p.ccs.push_back(u);
         p.bytes.push_back(p.bytes[c]);
         p.volume.push_back(p.bytes[c]);
+        p.eager.push_back(p.eager[c]);
       }
     p.overlapFirst.push_back(t);
     p.bound.push_back(0);
@@ -100,6 +101,7 @@ Problem makeProblem(const CcsSet& sets, const Model& model, bool mergeRepeats) {
       p.ccs.push_back(t);
       p.bytes.push_back(c.bytes);
       p.volume.push_back(c.bytes * p.repeats[t]);
+      p.eager.push_back(c.eager ? 1 : 0);
     }
   p.realCcsCount = p.ccsCount;
   p.realCommunications = p.communicationCount();

@@ -33,7 +33,9 @@ T TimelinePlan::walk(const std::vector<T>& duration, bool skip) const {
     }
     for (std::size_t i = 0; i < members.size(); ++i) {
       const std::size_t c = members[i];
-      clock[problem_.src[c]] = std::max(clock[problem_.src[c]], ends[i]);
+      // An eager send leaves its sender's clock alone: the sender goes on once it is posted.
+      if (problem_.eager.empty() || !problem_.eager[c])
+        clock[problem_.src[c]] = std::max(clock[problem_.src[c]], ends[i]);
       clock[problem_.dst[c]] = std::max(clock[problem_.dst[c]], ends[i]);
       latest = std::max(latest, ends[i]);
     }

@@ -5,10 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <sstream>
 
-#include "tac3map/model/ccs.hpp"
 #include "tac3map/base/random.hpp"
+#include "tac3map/model/ccs.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
@@ -127,6 +128,7 @@ std::map<std::size_t, int> referenceLevels(const Trace& trace, bool eager, std::
     std::map<std::tuple<int, int, std::int64_t>, std::size_t> sendCount, recvCount;
     std::vector<int> completed;
     std::map<std::string, int> live;
+    std::set<std::string> eagerRequests;
     std::vector<int> sinceBarrierCompleted, sinceBarrierPosted;
     auto post = [&](int c) {
       for (int p : completed) preds[c].push_back(p);
@@ -162,18 +164,25 @@ std::map<std::size_t, int> referenceLevels(const Trace& trace, bool eager, std::
           complete(recvComm);
           break;
         case EventKind::Isend:
-          live[trace.requestOf(e)] = sendComm;
+          // An eager isend's wait completes at once: the request holds nothing.
+          if (!eager && e.bytes >= limit)
+            live[trace.requestOf(e)] = sendComm;
+          else
+            eagerRequests.insert(trace.requestOf(e));
           break;
         case EventKind::Irecv:
           live[trace.requestOf(e)] = recvComm;
           break;
         case EventKind::Wait:
-          complete(live.at(trace.requestOf(e)));
-          live.erase(trace.requestOf(e));
+          if (eagerRequests.erase(trace.requestOf(e)) == 0) {
+            complete(live.at(trace.requestOf(e)));
+            live.erase(trace.requestOf(e));
+          }
           break;
         case EventKind::Waitall:
           for (const auto& [req, c] : live) complete(c);
           live.clear();
+          eagerRequests.clear();
           break;
         case EventKind::Barrier:
           completedBeforeBarrier[r].push_back(completed);

@@ -70,6 +70,15 @@ TEST_F(Flow, StepsWithoutABarrierOverlapAndShareLinks) {
   EXPECT_DOUBLE_EQ(seconds({{{0, 2, 1 << 20}}, {{1, 2, 1 << 20}}}, false), 2 * m / b);
   // A rank's next step waits for its previous one: 0->1 then 1->2, M/B each.
   EXPECT_DOUBLE_EQ(seconds({{{0, 1, 1 << 20}}, {{1, 2, 1 << 20}}}, false), 2 * m / b);
+  // ... unless it only sent in it, eagerly: 0->1 then 0->3 (the other way round the ring),
+  // together. Its receiver still waits: 0->1 then 1->2 as before.
+  Communication eager{0, 1, 1 << 20};
+  eager.eager = true;
+  EXPECT_DOUBLE_EQ(seconds({{{0, 1, 1 << 20}}, {{0, 3, 1 << 20}}}, false), 2 * m / b);
+  EXPECT_DOUBLE_EQ(seconds({{eager}, {{0, 3, 1 << 20}}}, false), m / b);
+  EXPECT_DOUBLE_EQ(seconds({{eager}, {{1, 2, 1 << 20}}}, false), 2 * m / b);
+  // A barrier still waits for it.
+  EXPECT_DOUBLE_EQ(seconds({{eager}, {{0, 3, 1 << 20}}}, true), 2 * m / b);
 }
 
 // The ranking map uses: the fastest by the flow model; times within the tolerance are a tie,

@@ -7,12 +7,12 @@
 
 #include <algorithm>
 
+#include "tac3map/base/random.hpp"
 #include "tac3map/model/model.hpp"
 #include "tac3map/model/objective.hpp"
 #include "tac3map/model/predict.hpp"
 #include "tac3map/model/problem.hpp"
 #include "tac3map/model/profile.hpp"
-#include "tac3map/base/random.hpp"
 #include "test_support.hpp"
 
 namespace tac3map {
@@ -27,6 +27,7 @@ std::vector<Communication> randomSet(int tasks, int level, Rng& rng) {
     const int dst = static_cast<int>(rng.below(tasks));  // self messages too
     set.push_back({src, dst, sizes[rng.below(4)]});
     set.back().level = level;
+    set.back().eager = set.back().bytes <= 1024;  // as an eager limit of 1025 bytes makes them
   }
   return set;
 }
@@ -53,7 +54,7 @@ CcsSet periodicSets(int tasks, int length, int repeats, int barrierEvery, Rng& r
 }
 
 // The plain reference: every set of the list kept apart, each rank's clock a number, a
-// barrier raising every clock to the latest.
+// barrier raising every clock to the latest, an eager message moving its receiver's only.
 std::uint64_t plainTimeline(const CcsSet& sets, const Model& model, const Network& router,
                             const Mapping& mapping) {
   const Problem apart = makeProblem(sets, model, false);
@@ -69,7 +70,7 @@ std::uint64_t plainTimeline(const CcsSet& sets, const Model& model, const Networ
     for (const Communication& m : sets.sets[t]) {
       if (m.src == m.dst) continue;
       const std::uint64_t end = std::max(clock[m.src], clock[m.dst]) + duration[c++];
-      next[m.src] = std::max(next[m.src], end);
+      if (!m.eager) next[m.src] = std::max(next[m.src], end);  // an eager sender goes on
       next[m.dst] = std::max(next[m.dst], end);
     }
     clock = next;

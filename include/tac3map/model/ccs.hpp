@@ -21,14 +21,19 @@ struct Communication {
   std::size_t recvLine = 0;  // trace line of the receive side
   int level = 0;             // longest precedence chain ending here
   int sendFile = 0;          // Trace::files index of the send side's file (Event::file)
+  // The sender goes on once it has posted it (CcsOptions::eagerSend): a blocking send returns
+  // and an isend's wait completes without waiting for the transfer, as SMPI's detached sends
+  // do. Its sender's later messages do not wait for it; its receiver's still do.
+  bool eager = false;
 };
 
 struct CcsOptions {
-  // Blocking sends complete at once on the sender (buffered/eager protocol) instead of when
-  // the message has been transferred (rendezvous).
+  // Sends complete at once on the sender (buffered/eager protocol) instead of when the
+  // message has been transferred (rendezvous): a blocking send returns, an isend's wait does
+  // not wait for it.
   bool eagerSends = false;
-  // Blocking sends of fewer bytes than this are eager too (an MPI's eager limit; SimGrid's
-  // smpi/send-is-detached-thresh); 0: none.
+  // Sends of fewer bytes than this are eager too (an MPI's eager limit; SimGrid's
+  // smpi/send-is-detached-thresh, which detaches isends as well); 0: none.
   std::uint64_t eagerLimit = 0;
   bool eagerSend(std::uint64_t bytes) const { return eagerSends || bytes < eagerLimit; }
   // How collective events become point-to-point steps (collectives.hpp).

@@ -29,6 +29,9 @@ struct Problem {
   // Per communication: bytes x the repeats of its CCS, what it moves over the whole run
   // (hop-bytes and link byte totals add these).
   std::vector<std::uint64_t> volume;
+  // Per communication: 1 when its sender goes on without waiting for it (Communication::eager;
+  // the timeline and flow models); empty: none is.
+  std::vector<std::uint8_t> eager;
   // Per CCS: how many times it occurs in the trace (1 for every union of phase overlap).
   std::vector<std::uint64_t> repeats;
   // Per CCS of the trace, in trace order: its index here (the identity when nothing repeats).

@@ -4,7 +4,8 @@
 //
 // Every rank has a clock. The CCSs are walked in trace order (Problem::ccsOfSet); a message
 // of CCS t starts when its sender's and its receiver's clocks have both reached it (their
-// earlier messages done), takes its duration, and moves both clocks to its end; the messages
+// earlier messages done), takes its duration, and moves both clocks to its end (an eager
+// send, Problem::eager, only its receiver's: its sender goes on once it is posted); the messages
 // of one CCS start from the clocks as they were before the CCS (they travel together). A
 // barrier between two CCSs (Problem::barrierBefore) moves every clock to the latest. The
 // length is the latest clock at the end.
