@@ -23,15 +23,16 @@ const EnumNames<std::string>& refinerNames() {
     std::vector<EnumNames<std::string>::Entry> entries;
     for (const auto& r : refiners())
       entries.push_back({r->name(), r->name(), std::string("(") + r->description() + ")"});
+    // Per objective: "tac3 2048 up to 8192 ranks", "tahb never".
     std::string above;
     for (const ObjectiveSpec& spec : objectiveSpecs()) {
       const SearchDefaults& d = spec.defaults;
-      above += (above.empty() ? "" : ", ") + std::string(spec.name) + " " +
-               (d.multilevelAbove == SearchDefaults::kNever
-                    ? std::string("never")
-                    : std::to_string(d.multilevelAbove) +
-                          (d.coldAbove > 0 ? " up to " + std::to_string(d.coldAbove) + " ranks"
-                                           : std::string()));
+      std::string when = "never";
+      if (d.multilevelAbove != SearchDefaults::kNever) {
+        when = std::to_string(d.multilevelAbove);
+        if (d.coldAbove > 0) when += " up to " + std::to_string(d.coldAbove) + " ranks";
+      }
+      above += (above.empty() ? "" : ", ") + std::string(spec.name) + " " + when;
     }
     entries.push_back(
         {"auto", "auto", "(multilevel above so many nodes where it applies: " + above + ")"});
