@@ -110,6 +110,7 @@ int runPredict(const PredictOptionsCli& o) {
                 {"communication_seconds", p.communication},
                 {"timeline_seconds", p.timeline},
                 {"flow_seconds", p.flow ? json(*p.flow) : json(nullptr)},
+                {"flow_sampled", p.flowSampled},
                 {"total_from", p.flow ? "flow" : "timeline"},
                 {"local_work_seconds", p.computation},
                 {"total_seconds", p.total}};
@@ -155,8 +156,8 @@ int runPredict(const PredictOptionsCli& o) {
       << format("%.6g", p.timeline)
       << " s on the timeline (each message starts when both its ranks are ready)";
   if (p.flow)
-    out << ", " << format("%.6g", *p.flow)
-        << " s by the flow model (messages in flight share links)";
+    out << ", " << format("%.6g", *p.flow) << " s by the flow model (messages in flight share links"
+        << (p.flowSampled ? "; from the trace's head, two iterations and tail" : "") << ")";
   out << "\n";
   out << (p.flow ? "flow " : "timeline ") << format("%.6g", p.flow.value_or(p.timeline))
       << " s + local work " << format("%.6g", p.computation) << " s = " << format("%.6g", p.total)

@@ -176,6 +176,8 @@ nlohmann::json scoresJson(const Scores& s) {
   // Not computed for these scores (kNone would print as null too; said here for the reader).
   if (!s.timeline) j["timeline"] = nullptr;
   if (!s.flow) j["flow"] = nullptr;
+  // Where the whole trace is too costly to simulate: an estimate from a periodic sample.
+  j["flow_sampled"] = s.flowSampled;
   return j;
 }
 
@@ -201,6 +203,9 @@ void printScores(std::ostream& out, const std::string& labelHeader,
   switch (format) {
     case ScoreFormat::Table:
       printTable(out, labelHeader, labels, columns, markBest, baseline);
+      if (std::any_of(scores.begin(), scores.end(), [](const Scores& s) { return s.flowSampled; }))
+        out << "flow[s]: estimated from the trace's head, two iterations and its tail (the whole "
+               "is too costly to simulate; docs/model.md)\n";
       return;
     case ScoreFormat::Json: {
       nlohmann::json list = nlohmann::json::array();
@@ -223,7 +228,7 @@ void printScores(std::ostream& out, const std::string& labelHeader,
       out << "mapping";
       for (const ColumnValues& column : columns) out << "," << column.key;
       for (const ColumnValues* column : ratioColumns) out << "," << column->key << kRatioSuffix;
-      out << "\n";
+      out << ",flow_sampled\n";  // last: the columns before keep their places
       for (std::size_t i = 0; i < scores.size(); ++i) {
         out << csvField(labels[i]);
         for (const ColumnValues& column : columns)
@@ -232,7 +237,7 @@ void printScores(std::ostream& out, const std::string& labelHeader,
           const auto r = ratio(*column, i, baseline);
           out << "," << (r ? exactNumber(*r) : "");
         }
-        out << "\n";
+        out << "," << (scores[i].flowSampled ? "true" : "false") << "\n";
       }
       return;
   }

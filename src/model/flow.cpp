@@ -357,6 +357,23 @@ std::optional<double> flowSeconds(const Problem& problem, const Network& router,
                   FlowClock::time_point::max());
 }
 
+std::optional<double> sampledFlowSeconds(const Problem& problem, const Network& router,
+                                         const Mapping& mapping, std::size_t maxMessages,
+                                         std::uint64_t maxWork, FlowClock::time_point until) {
+  const std::optional<Walk> walk = makeWalk(problem, maxMessages, true);
+  if (!walk) return std::nullopt;
+  return simulateWalk(problem, router, mapping, nullptr, *walk, maxWork, until);
+}
+
+std::optional<double> sampledFlowSeconds(const Problem& problem, const Network& router,
+                                         const Mapping& mapping, const FlowMessageTimes& times,
+                                         std::size_t maxMessages, std::uint64_t maxWork) {
+  const std::optional<Walk> walk = makeWalk(problem, maxMessages, true);
+  if (!walk) return std::nullopt;
+  return simulateWalk(problem, router, mapping, &times, *walk, maxWork,
+                      FlowClock::time_point::max());
+}
+
 std::optional<FlowRanking> fastestByFlow(const Problem& problem, const Network& router,
                                          const std::vector<const Mapping*>& mappings,
                                          std::size_t maxMessages, FlowClock::time_point until,

@@ -91,8 +91,15 @@ Prediction predict(const Problem& problem, const Network& router, const Mapping&
     p.communication += static_cast<double>(problem.repeats[t]) * p.ccs[t].seconds;
   }
   p.timeline = plan ? plan->length(duration) : TimelinePlan(problem).length(duration);
-  if (model.flow)
-    p.flow = flowSeconds(problem, router, mapping, profileTimes(problem, loads, model));
+  if (model.flow) {
+    const FlowMessageTimes times = profileTimes(problem, loads, model);
+    p.flow = flowSeconds(problem, router, mapping, times);
+    // Too costly whole (a work limit, not a clock): the estimate from a periodic sample.
+    if (!p.flow) {
+      p.flow = sampledFlowSeconds(problem, router, mapping, times);
+      p.flowSampled = p.flow.has_value();
+    }
+  }
   p.computation = localWork;
   p.total = p.flow.value_or(p.timeline) + p.computation;
   return p;

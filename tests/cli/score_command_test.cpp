@@ -64,7 +64,9 @@ TEST_F(Cli, ScoreCsvCarriesTheJsonValuesUnderTheSameNames) {
     EXPECT_EQ(names, std::set<std::string>(keys.begin(), keys.end())) << entry.dump();
     EXPECT_EQ(names.size(), keys.size());  // no name twice in the header
   }
-  ASSERT_EQ(keys.size(), 16u);  // mapping, 8 scores, 7 ratios (the bound has none)
+  // mapping, 8 scores, 7 ratios (the bound has none), flow_sampled
+  ASSERT_EQ(keys.size(), 17u);
+  ASSERT_EQ(keys.back(), "flow_sampled");
   ASSERT_EQ(keys[0], "mapping");
   std::size_t row = 0;
   for (std::string line; std::getline(lines, line); ++row) {
@@ -77,7 +79,10 @@ TEST_F(Cli, ScoreCsvCarriesTheJsonValuesUnderTheSameNames) {
       std::getline(fields, field, ',');
       const bool isRatio = keys[k].size() > 6 && keys[k].substr(keys[k].size() - 6) == "_ratio";
       const auto& value = list[row][isRatio ? "ratios" : "scores"][keys[k]];
-      EXPECT_EQ(std::stod(field), value.get<double>()) << keys[k];
+      if (value.is_boolean())
+        EXPECT_EQ(field, value.get<bool>() ? "true" : "false") << keys[k];
+      else
+        EXPECT_EQ(std::stod(field), value.get<double>()) << keys[k];
     }
   }
   EXPECT_EQ(row, 3u);

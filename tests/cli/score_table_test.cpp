@@ -89,9 +89,9 @@ TEST(ScoreTable, ZeroBaselineHasNoRatioInAnyFormat) {
   EXPECT_EQ(csv.str(),
             "mapping,tac3,tac3_lower_bound,tahb,rmatt_o2f,max_link_messages,avg_hops,timeline,"
             "flow,tac3_ratio,tahb_ratio,rmatt_o2f_ratio,max_link_messages_ratio,avg_hops_ratio,"
-            "timeline_ratio,flow_ratio\n"
-            "a,0,0.001,0,0,0,0,,,,,,,,,\n"
-            "b,0.001,0.001,100,1000,1,1,,,,,,,,,\n");
+            "timeline_ratio,flow_ratio,flow_sampled\n"
+            "a,0,0.001,0,0,0,0,,,,,,,,,,false\n"
+            "b,0.001,0.001,100,1000,1,1,,,,,,,,,,false\n");
   const auto list = nlohmann::json::parse(json.str());
   EXPECT_TRUE(list[1]["ratios"]["tahb_ratio"].is_null());
   EXPECT_EQ(list[1]["mapping"], "b");
@@ -109,6 +109,26 @@ TEST(ScoreTable, BaselineMustBeAScoredMapping) {
               "--baseline './a.map' is not one of the scored mappings (identity, a.map); give "
               "it exactly as on the command line");
   }
+}
+
+// A sampled flow figure (a trace too costly to simulate whole) says so in every format; a
+// table of whole figures carries no such line.
+TEST(ScoreTable, SampledFlowFiguresSaySo) {
+  std::vector<Scores> rows = {scores(2e-3, 100, 1, 1), scores(1e-3, 100, 1, 1)};
+  for (Scores& s : rows) s.flow = s.tac3;
+  const auto print = [&](ScoreFormat format) {
+    std::ostringstream out;
+    printScores(out, "mapping", {"a", "b"}, rows, format, true, {}, 0);
+    return out.str();
+  };
+  const std::string note = "estimated from the trace's head, two iterations and its tail";
+  EXPECT_EQ(print(ScoreFormat::Table).find(note), std::string::npos);
+  EXPECT_FALSE(nlohmann::json::parse(print(ScoreFormat::Json))[0]["scores"]["flow_sampled"]);
+  for (Scores& s : rows) s.flowSampled = true;
+  EXPECT_NE(print(ScoreFormat::Table).find(note), std::string::npos);
+  EXPECT_TRUE(nlohmann::json::parse(print(ScoreFormat::Json))[1]["scores"]["flow_sampled"]);
+  const std::string csv = print(ScoreFormat::Csv);
+  EXPECT_EQ(csv.substr(csv.size() - 6), ",true\n");
 }
 
 }  // namespace

@@ -167,6 +167,15 @@ TEST_F(Flow, ATraceTooLongIsWalkedOverTheIterationsThatFitAndExtended) {
     }
     // Fewer than two iterations fit: no figure.
     EXPECT_FALSE(flowSeconds(p, router_, m, 14).has_value());
+    // The shortest walk (score's figure for a trace too costly whole): the head, two
+    // iterations, the tail, extended alike.
+    const std::optional<double> sampled = sampledFlowSeconds(p, router_, m);
+    ASSERT_TRUE(sampled.has_value());
+    if (barriers)
+      EXPECT_NEAR(*sampled, whole, 1e-12 * whole);
+    else
+      EXPECT_NEAR(*sampled, whole, 0.05 * whole);
+    EXPECT_EQ(*sampled, *flowSeconds(p, router_, m, 15));  // the walk of two iterations
   }
 }
 

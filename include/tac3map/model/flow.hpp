@@ -76,6 +76,21 @@ std::optional<double> flowSeconds(const Problem& problem, const Network& router,
                                   std::size_t maxMessages = kFlowMaxMessages,
                                   std::uint64_t maxWork = kFlowMaxWork);
 
+// The length estimated from the shortest periodic walk (the head, kFlowMinPeriods iterations,
+// the tail, each iteration left at the pace of the last simulated one), or nothing when the
+// trace does not repeat an iteration kFlowMinPeriods + 1 times or the walk is too costly: the
+// figure score, map's report and predict give a trace too costly to simulate whole (NPB SP
+// class W, 64 ranks: within 0.3% of the whole simulation and of SimGrid's, docs/model.md).
+std::optional<double> sampledFlowSeconds(
+    const Problem& problem, const Network& router, const Mapping& mapping,
+    std::size_t maxMessages = kFlowMaxMessages, std::uint64_t maxWork = kFlowMaxWork,
+    FlowClock::time_point until = FlowClock::time_point::max());
+// The same with a profile's message times (predict).
+std::optional<double> sampledFlowSeconds(const Problem& problem, const Network& router,
+                                         const Mapping& mapping, const FlowMessageTimes& times,
+                                         std::size_t maxMessages = kFlowMaxMessages,
+                                         std::uint64_t maxWork = kFlowMaxWork);
+
 // Of `mappings`, the index of the one the flow model finds fastest, or nothing when the flow
 // model cannot simulate the trace: how map re-ranks its candidates. Times within
 // kFlowTieTolerance of each other are a tie, which goes to the lower `tieKeys` entry (map

@@ -39,6 +39,8 @@ struct Scores {
   // fairly, as the validation's simulator shares them; where the caller computed it and the
   // trace is within the model's size cap.
   std::optional<double> flow;
+  // The flow figure is sampledFlowSeconds' (the whole trace too costly to simulate).
+  bool flowSampled = false;
   double tahb = 0;      // byte-hops
   double rmattO2f = 0;  // byte-hops x bytes
   int maxLinkMessages = 0;

@@ -40,8 +40,9 @@ struct Prediction {
   // links, whichever step they belong to. Nothing when not asked for (PredictModel::flow) or
   // when the trace is above the flow model's limits.
   std::optional<double> flow;
-  double computation = 0;  // largest per-rank compute + copy time
-  double total = 0;        // flow (else timeline) + computation
+  bool flowSampled = false;  // the flow figure is sampledFlowSeconds' (flow.hpp)
+  double computation = 0;    // largest per-rank compute + copy time
+  double total = 0;          // flow (else timeline) + computation
 };
 
 struct PredictModel {

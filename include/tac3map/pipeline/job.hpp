@@ -111,27 +111,47 @@ struct Job {
     if (mapping.nodeOfTask.size() != static_cast<std::size_t>(problem.tasks)) return s;
     s.timeline = static_cast<double>(timelineExact(problem, timeline(), router, mapping)) /
                  (machine.linkBandwidth * static_cast<double>(exact.tac3Scale));
-    s.flow = flow(mapping);
+    if (const auto f = flow(mapping)) {
+      s.flow = f->seconds;
+      s.flowSampled = f->sampled;
+    }
     return s;
   }
-  // The flow model's length (flow.hpp). A trace it gives up on (kFlowMaxWork) is not
-  // simulated again for the job's other mappings: the first one's answer stands for all.
-  std::optional<double> flow(const Mapping& mapping,
-                             FlowClock::time_point until = FlowClock::time_point::max()) const {
-    if (flowGivenUp_) return std::nullopt;
-    std::optional<double> seconds =
-        flowSeconds(problem, router, mapping, kFlowMaxMessages, kFlowMaxWork, until);
+  // The flow model's length (flow.hpp): the whole trace's, or where the job's first mapping
+  // was too costly to simulate whole, every mapping's sampledFlowSeconds (like for like). A
+  // trace it gives up on is not simulated again for the job's other mappings.
+  struct FlowFigure {
+    double seconds;
+    bool sampled;
+  };
+  std::optional<FlowFigure> flow(const Mapping& mapping,
+                                 FlowClock::time_point until = FlowClock::time_point::max()) const {
+    FlowWay way = flowWay_;
+    if (way == FlowWay::None) return std::nullopt;
+    std::optional<double> seconds;
+    if (way != FlowWay::Sampled)
+      seconds = flowSeconds(problem, router, mapping, kFlowMaxMessages, flowMaxWork, until);
     // Past `until` the simulation stopped for the caller's clock, not for the trace.
-    if (!seconds && FlowClock::now() < until) flowGivenUp_ = true;
-    return seconds;
+    if (!seconds && FlowClock::now() >= until) return std::nullopt;
+    if (!seconds && way == FlowWay::Unknown) way = FlowWay::Sampled;
+    if (!seconds && way == FlowWay::Sampled)
+      seconds = sampledFlowSeconds(problem, router, mapping, kFlowMaxMessages, flowMaxWork, until);
+    if (!seconds && FlowClock::now() >= until) return std::nullopt;
+    if (flowWay_ == FlowWay::Unknown) flowWay_ = seconds ? way : FlowWay::None;
+    if (!seconds) return std::nullopt;
+    return FlowFigure{*seconds, way == FlowWay::Sampled};
   }
   // No flow figures for this job from now on (a caller that found them too costly).
-  void forgoFlow() const { flowGivenUp_ = true; }
+  void forgoFlow() const { flowWay_ = FlowWay::None; }
+  // The work one flow simulation may take (flow.hpp; tests lower it to reach the sample).
+  std::uint64_t flowMaxWork = kFlowMaxWork;
 
  private:
+  // How the job's mappings are simulated, set by the first one: whole, sampled or not at all.
+  enum class FlowWay { Unknown, Whole, Sampled, None };
   mutable std::once_flag timelineOnce_;
   mutable std::optional<TimelinePlan> timeline_;
-  mutable std::atomic<bool> flowGivenUp_{false};
+  mutable std::atomic<FlowWay> flowWay_{FlowWay::Unknown};
 };
 
 }  // namespace tac3map
