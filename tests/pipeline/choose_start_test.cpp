@@ -1,5 +1,6 @@
 // --init auto's candidates against the searches they stand for: the deep hop-bytes candidate is
-// anneal() under tahb's own defaults from the candidate with the fewest byte-hops before it.
+// anneal() under tahb's own defaults from the candidate with the fewest byte-hops before it;
+// the flow-only candidates are the quick searches with more seeds.
 #include "tac3map/pipeline/choose_start.hpp"
 
 #include <gtest/gtest.h>
@@ -33,8 +34,23 @@ TEST(ChooseStart, TheDeepHopBytesSearchIsTahbsOwnScheduleFromTheFewestByteHops) 
     for (const std::uint64_t seed : {1u, 5u}) {
       const ChosenStart chosen =
           chooseStart(job.problem, job.router, objective, named, schedule, seed);
-      // identity, random, a quick search from each, then the deep search.
-      ASSERT_EQ(chosen.candidates.size(), 5u);
+      // identity, random, a quick search from each, then the deep search; with tac3 the quick
+      // searches again with kFlowOnlySeeds more seeds, for the flow ranking only.
+      const std::size_t extra = objective == ObjectiveKind::Tac3 ? 2 * kFlowOnlySeeds : 0;
+      ASSERT_EQ(chosen.candidates.size(), 5u + extra);
+      for (std::size_t i = 0; i < chosen.candidates.size(); ++i)
+        EXPECT_EQ(chosen.candidates[i].mayStart, i < 5) << i;
+      EXPECT_LT(chosen.chosen, 5u);  // a flow-only candidate never starts the search
+      for (std::size_t e = 0; e < extra; ++e) {
+        const std::uint64_t s = seed + 1 + e / 2;
+        const StartCandidate& c = chosen.candidates[5 + e];
+        const StartCandidate& from = chosen.candidates[e % 2];
+        EXPECT_EQ(c.name, "tahb-search from " + from.name + " (seed " + std::to_string(s) + ")");
+        // The reference: the quick search (the main schedule) from that start with that seed.
+        const SearchResult q =
+            anneal(job.problem, job.router, ObjectiveKind::Tahb, from.mapping, schedule, s);
+        EXPECT_EQ(c.mapping.nodeOfTask, q.best.nodeOfTask) << c.name;
+      }
       std::size_t fewest = 0;
       for (std::size_t i = 1; i < 4; ++i)
         if (objectiveValue(chosen.candidates[i].scores, ObjectiveKind::Tahb) <

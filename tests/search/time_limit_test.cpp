@@ -147,8 +147,8 @@ TEST(TimeLimit, AutoStartsStopBuildingAndSearchingOnceTheirTimeIsUp) {
   ASSERT_GE(chosen.candidates.size(), 1u);
   EXPECT_EQ(chosen.candidates[0].name, "a");
   EXPECT_EQ(chosen.skipped.front(), "b");
-  // + a's search and the deep hop-bytes search
-  EXPECT_EQ(chosen.skipped.size() + chosen.candidates.size(), 5u + 2u);
+  // + a's search, the deep hop-bytes search and a's flow-only searches (kFlowOnlySeeds)
+  EXPECT_EQ(chosen.skipped.size() + chosen.candidates.size(), 5u + 2u + kFlowOnlySeeds);
   // Without a limit every start is built and searched from (a short schedule).
   Schedule quick;
   quick.trialsPerTemperature = 20;
@@ -158,7 +158,7 @@ TEST(TimeLimit, AutoStartsStopBuildingAndSearchingOnceTheirTimeIsUp) {
       chooseStart(job.problem, job.router, ObjectiveKind::Tac3, named, quick, 1);
   EXPECT_FALSE(all.timeLimited);
   EXPECT_TRUE(all.skipped.empty());
-  EXPECT_EQ(all.candidates.size(), 2u + 2u + 1u);
+  EXPECT_EQ(all.candidates.size(), 2u + 2u + 1u + 2u * kFlowOnlySeeds);
 }
 
 TEST(TimeLimit, MultilevelLevelsShareTheDeadlineAndNeverEndWorseThanTheStart) {
