@@ -335,9 +335,11 @@ int runMap(const MapOptions& o) {
       << job.problem.realCcsCount << " distinct), " << job.sets.communicationCount()
       << " communications\n";
   out << "objective " << objectiveName(objective) << ", seed " << o.seed << ", init " << o.init;
-  if (chosen)
-    out << " (" << chosen->best().name << ", the best of " << chosen->candidates.size()
-        << " starts)";
+  if (chosen) {
+    const auto starts = std::count_if(chosen->candidates.begin(), chosen->candidates.end(),
+                                      [](const StartCandidate& c) { return c.mayStart; });
+    out << " (" << chosen->best().name << ", the best of " << starts << " starts)";
+  }
   if (job.model.engines > 1 || job.model.ranksPerNode > 1)
     out << ", " << job.model.engines << " engine" << (job.model.engines > 1 ? "s" : "") << " and "
         << job.model.ranksPerNode << " rank" << (job.model.ranksPerNode > 1 ? "s" : "")
