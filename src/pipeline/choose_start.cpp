@@ -86,11 +86,11 @@ ChosenStart chooseStart(const Problem& problem, const Network& router, Objective
   const Deadline until = schedule.until();
   const bool searches = objective != ObjectiveKind::Tahb;
   const bool refines = objective == ObjectiveKind::Tac3 && problem.model.ranksPerNode > 1;
-  // Only map's flow ranking reads the extra seeds' maps: tac3, and not at scale, where the flow
-  // model cannot simulate the trace anyway; nor under a time limit, whose time goes to the
-  // search first.
-  const bool extraSeeds = objective == ObjectiveKind::Tac3 && !until.limited() &&
-                          !objectiveSpec(ObjectiveKind::Tac3).defaults.startsCold(problem.tasks);
+  // Only map's flow ranking reads the extra seeds' maps: tac3, where the flow model can rank the
+  // job (Schedule::flowCandidates), and not under a time limit, whose time goes to the search
+  // first.
+  const bool extraSeeds =
+      objective == ObjectiveKind::Tac3 && schedule.flowCandidates && !until.limited();
   if (progress) {
     progress->startStep.store(0, std::memory_order_relaxed);
     progress->startSteps.store(

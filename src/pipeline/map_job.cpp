@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "tac3map/model/flow.hpp"
+#include "tac3map/search/objectives.hpp"
 
 namespace tac3map {
 namespace {
@@ -40,6 +41,12 @@ MapResult mapJob(const Job& job, const MapJobOptions& o) {
                                                  kFlowRankingShare * limit.left()));
     else
       job.forgoFlow();
+  } else if (o.objective == ObjectiveKind::Tac3 && o.rankByFlow &&
+             !objectiveSpec(ObjectiveKind::Tac3).defaults.startsCold(job.problem.tasks)) {
+    // Without a limit, --init auto's flow-only candidates (choose_start.hpp) where the flow
+    // model can rank the job: one simulation of the identity placement says (NPB IS, past the
+    // work limit and too few iterations for a sample, would spend minutes on them for nothing).
+    schedule.flowCandidates = job.flow(job.mapping("identity")).has_value();
   }
   if (o.onDeadline) o.onDeadline(schedule.deadline);
   schedule.allocation = job.allocation;
@@ -88,7 +95,7 @@ MapResult mapJob(const Job& job, const MapJobOptions& o) {
       tac3.push_back(c.scores.tac3ByteCounts);
     }
     if (const auto ranking = fastestByFlow(job.problem, job.router, maps, kFlowMaxMessages,
-                                           limit.atOrNever(), tac3)) {
+                                           limit.atOrNever(), tac3, job.flowMaxWork)) {
       result.rankedByFlow = ranking->ranked;
       if (ranking->fastest > 0) {
         const StartCandidate& c = result.chosen->candidates[ranking->fastest - 1];

@@ -30,6 +30,7 @@ TEST(ChooseStart, TheDeepHopBytesSearchIsTahbsOwnScheduleFromTheFewestByteHops) 
   Schedule schedule;
   schedule.trialsPerTemperature = 30;  // short: the schedule's shape is what is compared
   schedule.earlyStop = false;
+  schedule.flowCandidates = true;  // as mapJob sets it where the flow model ranks the maps
   for (const ObjectiveKind objective : {ObjectiveKind::Tac3, ObjectiveKind::RmattO2f}) {
     for (const std::uint64_t seed : {1u, 5u}) {
       const ChosenStart chosen =

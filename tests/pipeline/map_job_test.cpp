@@ -79,6 +79,28 @@ TEST(MapJob, AutoRanksTheSearchAndTheStartsByTheFlowModel) {
   EXPECT_EQ(mapJob(job, unranked).from, "search");
 }
 
+// --init auto's flow-only candidates come where the flow model ranks the maps, and only there.
+TEST(MapJob, FlowOnlyCandidatesOnlyWhereTheFlowModelRanks) {
+  const auto flowOnly = [](const MapResult& r) {
+    std::size_t n = 0;
+    for (const StartCandidate& c : r.chosen->candidates) n += c.mayStart ? 0 : 1;
+    return n;
+  };
+  MapJobOptions options;
+  options.schedule.trialsPerTemperature = 50;
+  const Job ranked = cg64Job(1);
+  const MapResult r = mapJob(ranked, options);
+  ASSERT_TRUE(r.chosen);
+  EXPECT_GT(flowOnly(r), 0u);
+  EXPECT_EQ(r.rankedByFlow, r.chosen->candidates.size() + 1);
+  Job unsimulated = cg64Job(1);
+  unsimulated.flowMaxWork = 1;  // neither the whole trace nor a sample fits
+  const MapResult u = mapJob(unsimulated, options);
+  ASSERT_TRUE(u.chosen);
+  EXPECT_EQ(flowOnly(u), 0u);
+  EXPECT_EQ(u.rankedByFlow, 0u);
+}
+
 // A whole-run trace too costly to simulate whole gets, for every mapping of the job, the flow
 // model's estimate from its shortest periodic walk, marked sampled; one that fits, the whole
 // figure. A ring exchange of 8 ranks, 12 iterations.

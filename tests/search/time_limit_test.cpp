@@ -153,6 +153,7 @@ TEST(TimeLimit, AutoStartsStopBuildingAndSearchingOnceTheirTimeIsUp) {
   Schedule quick;
   quick.trialsPerTemperature = 20;
   quick.earlyStop = false;
+  quick.flowCandidates = true;
   named.resize(2);
   const ChosenStart all =
       chooseStart(job.problem, job.router, ObjectiveKind::Tac3, named, quick, 1);

@@ -143,7 +143,8 @@ struct Job {
   }
   // No flow figures for this job from now on (a caller that found them too costly).
   void forgoFlow() const { flowWay_ = FlowWay::None; }
-  // The work one flow simulation may take (flow.hpp; tests lower it to reach the sample).
+  // The work one flow simulation may take, here and in map's ranking (flow.hpp; tests lower
+  // it to reach the sample).
   std::uint64_t flowMaxWork = kFlowMaxWork;
 
  private:

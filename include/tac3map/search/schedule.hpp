@@ -54,6 +54,9 @@ struct Schedule {
   Allocation allocation;
   // The search (refiner.hpp): auto | annealing | multilevel.
   std::string refiner = "auto";
+  // --init auto adds candidates for map's flow ranking only (choose_start.hpp): mapJob sets it
+  // when the flow model can rank the job's maps.
+  bool flowCandidates = false;
 
   // Trials of the whole schedule (temperatures from t0 down to tEnd, times trials each).
   std::uint64_t totalTrials() const;
