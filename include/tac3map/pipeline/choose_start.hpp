@@ -52,9 +52,9 @@ struct ChosenStart {
 // each an equal part of what is left when it begins less the time its result takes to score (the
 // deep search counts as one more). `progress` (optional) counts the starts tried; it gets no trials
 // (the searches are of another objective than the main search's).
-// With tac3 (not at scale, no time limit), the quick hop-bytes searches then run again with seeds
-// seed + 1 .. seed + kFlowOnlySeeds ("tahb-search from NAME (seed S)"), candidates for map's flow
-// ranking only: they never become the start.
+// With tac3, Schedule::flowCandidates and no time limit, the quick hop-bytes searches then run
+// again with seeds seed + 1 .. seed + kFlowOnlySeeds ("tahb-search from NAME (seed S)"),
+// candidates for map's flow ranking only: they never become the start.
 using StartBuilder = std::function<Mapping()>;
 inline constexpr std::uint64_t kFlowOnlySeeds = 3;
 inline constexpr double kDeepHopBytesCooling = 0.98;
