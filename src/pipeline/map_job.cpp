@@ -41,7 +41,7 @@ MapResult mapJob(const Job& job, const MapJobOptions& o) {
                                                  kFlowRankingShare * limit.left()));
     else
       job.forgoFlow();
-  } else if (o.objective == ObjectiveKind::Tac3 && o.rankByFlow &&
+  } else if (o.objective == ObjectiveKind::Tac3 && o.rankByFlow && o.init == "auto" &&
              !objectiveSpec(ObjectiveKind::Tac3).defaults.startsCold(job.problem.tasks)) {
     // Without a limit, --init auto's flow-only candidates (choose_start.hpp) where the flow
     // model can rank the job: one simulation of the identity placement says (NPB IS, past the
