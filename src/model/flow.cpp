@@ -334,11 +334,12 @@ std::optional<double> simulateWalk(const Problem& problem, const Network& router
   return FlowSimulation(links, routes, makeOrder(problem, walk), walk).run(maxWork, until);
 }
 
+// The whole trace's walk, or with `shortest` the shortest periodic one (makeWalk).
 std::optional<double> simulate(const Problem& problem, const Network& router,
                                const Mapping& mapping, const FlowMessageTimes* times,
                                std::size_t maxMessages, std::uint64_t maxWork,
-                               FlowClock::time_point until) {
-  const std::optional<Walk> walk = makeWalk(problem, maxMessages);
+                               FlowClock::time_point until, bool shortest = false) {
+  const std::optional<Walk> walk = makeWalk(problem, maxMessages, shortest);
   if (!walk) return std::nullopt;
   return simulateWalk(problem, router, mapping, times, *walk, maxWork, until);
 }
@@ -360,18 +361,14 @@ std::optional<double> flowSeconds(const Problem& problem, const Network& router,
 std::optional<double> sampledFlowSeconds(const Problem& problem, const Network& router,
                                          const Mapping& mapping, std::size_t maxMessages,
                                          std::uint64_t maxWork, FlowClock::time_point until) {
-  const std::optional<Walk> walk = makeWalk(problem, maxMessages, true);
-  if (!walk) return std::nullopt;
-  return simulateWalk(problem, router, mapping, nullptr, *walk, maxWork, until);
+  return simulate(problem, router, mapping, nullptr, maxMessages, maxWork, until, true);
 }
 
 std::optional<double> sampledFlowSeconds(const Problem& problem, const Network& router,
                                          const Mapping& mapping, const FlowMessageTimes& times,
                                          std::size_t maxMessages, std::uint64_t maxWork) {
-  const std::optional<Walk> walk = makeWalk(problem, maxMessages, true);
-  if (!walk) return std::nullopt;
-  return simulateWalk(problem, router, mapping, &times, *walk, maxWork,
-                      FlowClock::time_point::max());
+  return simulate(problem, router, mapping, &times, maxMessages, maxWork,
+                  FlowClock::time_point::max(), true);
 }
 
 std::optional<FlowRanking> fastestByFlow(const Problem& problem, const Network& router,

@@ -17,6 +17,16 @@ namespace {
 // under the default schedule.
 constexpr std::uint64_t kStartRefinementSeed = 24;
 
+// The schedule of the quick hop-bytes searches from the named starts: the main search's,
+// annealed to its end on one level, within the starts' deadline.
+Schedule quickHopBytesSchedule(const Schedule& schedule) {
+  Schedule tahb = schedule;
+  tahb.earlyStop = false;
+  tahb.refiner = "annealing";  // a quick look from each start; the main search may go deeper
+  tahb.timeLimit = 0;
+  return tahb;
+}
+
 // The candidate with the lowest `objective` among those that may start the search, the first
 // on ties.
 std::size_t lowest(const std::vector<StartCandidate>& candidates, ObjectiveKind objective) {
@@ -134,10 +144,7 @@ ChosenStart chooseStart(const Problem& problem, const Network& router, Objective
   // A hop-bytes search from each named start: cheap (tahb trials are the fastest), and on
   // plateaus of the contention objective where it ends depends on where it began.
   if (searches) {
-    Schedule tahb = schedule;
-    tahb.earlyStop = false;
-    tahb.refiner = "annealing";  // a quick look from each start; the main search may go deeper
-    tahb.timeLimit = 0;
+    Schedule tahb = quickHopBytesSchedule(schedule);
     const std::size_t starts = result.candidates.size();
     for (std::size_t i = 0; i < starts; ++i) {
       const std::string name = "tahb-search from " + result.candidates[i].name;
@@ -195,10 +202,7 @@ ChosenStart chooseStart(const Problem& problem, const Network& router, Objective
   // NPB SP class W: the four seeds' maps from identity, tofu-default and graph simulate 33.3 to
   // 35.0 ms in the flow model, the first seed's best 34.2, the tahb map 33.8.
   if (extraSeeds) {
-    Schedule tahb = schedule;
-    tahb.earlyStop = false;
-    tahb.refiner = "annealing";
-    tahb.timeLimit = 0;
+    Schedule tahb = quickHopBytesSchedule(schedule);
     const std::size_t searchesLeft = built * kFlowOnlySeeds;
     std::size_t done = 0;
     for (std::uint64_t extra = 1; extra <= kFlowOnlySeeds; ++extra)

@@ -118,17 +118,25 @@ TEST(MapJob, ScoresOfATraceTooCostlyWholeTakeTheSampledFlowFigure) {
   box.shape = "2x2x2x1x1x1";
   TraceInput trace;
   trace.trace = path;
-  const Job whole(box, trace, TraceEvents::Release);
+  Job whole(box, trace, TraceEvents::Release);
   const Mapping identity = whole.mapping("identity");
   const Mapping spread = whole.mapping("random:3");
   const Scores w = whole.score(spread);
   ASSERT_TRUE(w.flow);
   EXPECT_FALSE(w.flowSampled);
   EXPECT_EQ(*w.flow, *flowSeconds(whole.problem, whole.router, spread));
-  Job sampled(box, trace, TraceEvents::Release);
-  // Less work than the whole walk of the first mapping takes, enough for its sample.
+  // Less work than identity's whole walk takes, enough for its sample.
   std::uint64_t work = 1;
-  while (!flowSeconds(sampled.problem, sampled.router, identity, kFlowMaxMessages, work)) work *= 2;
+  while (!flowSeconds(whole.problem, whole.router, identity, kFlowMaxMessages, work)) work *= 2;
+  ASSERT_TRUE(
+      sampledFlowSeconds(whole.problem, whole.router, identity, kFlowMaxMessages, work / 2));
+  // Like for like: once a mapping of the job had a whole figure, one too costly whole gets
+  // none, not a sample beside it.
+  whole.flowMaxWork = work / 2;
+  const Scores none = whole.score(identity);
+  EXPECT_FALSE(none.flow);
+  EXPECT_FALSE(none.flowSampled);
+  Job sampled(box, trace, TraceEvents::Release);
   sampled.flowMaxWork = work / 2;
   for (const Mapping* m : {&identity, &spread}) {
     const Scores s = sampled.score(*m);

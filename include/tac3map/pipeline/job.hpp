@@ -126,20 +126,28 @@ struct Job {
   };
   std::optional<FlowFigure> flow(const Mapping& mapping,
                                  FlowClock::time_point until = FlowClock::time_point::max()) const {
-    FlowWay way = flowWay_;
+    const FlowWay way = flowWay_;
     if (way == FlowWay::None) return std::nullopt;
-    std::optional<double> seconds;
-    if (way != FlowWay::Sampled)
-      seconds = flowSeconds(problem, router, mapping, kFlowMaxMessages, flowMaxWork, until);
-    // Past `until` the simulation stopped for the caller's clock, not for the trace.
-    if (!seconds && FlowClock::now() >= until) return std::nullopt;
-    if (!seconds && way == FlowWay::Unknown) way = FlowWay::Sampled;
-    if (!seconds && way == FlowWay::Sampled)
-      seconds = sampledFlowSeconds(problem, router, mapping, kFlowMaxMessages, flowMaxWork, until);
-    if (!seconds && FlowClock::now() >= until) return std::nullopt;
-    if (flowWay_ == FlowWay::Unknown) flowWay_ = seconds ? way : FlowWay::None;
-    if (!seconds) return std::nullopt;
-    return FlowFigure{*seconds, way == FlowWay::Sampled};
+    if (way != FlowWay::Sampled) {
+      if (const auto s =
+              flowSeconds(problem, router, mapping, kFlowMaxMessages, flowMaxWork, until)) {
+        flowWay_ = FlowWay::Whole;
+        return FlowFigure{*s, false};
+      }
+      // Past `until` the simulation stopped for the caller's clock, not for the trace.
+      if (FlowClock::now() >= until) return std::nullopt;
+      if (way == FlowWay::Whole) {  // an earlier mapping's whole figure: no sample beside it
+        flowWay_ = FlowWay::None;
+        return std::nullopt;
+      }
+    }
+    if (const auto s =
+            sampledFlowSeconds(problem, router, mapping, kFlowMaxMessages, flowMaxWork, until)) {
+      flowWay_ = FlowWay::Sampled;
+      return FlowFigure{*s, true};
+    }
+    if (FlowClock::now() < until) flowWay_ = FlowWay::None;
+    return std::nullopt;
   }
   // No flow figures for this job from now on (a caller that found them too costly).
   void forgoFlow() const { flowWay_ = FlowWay::None; }
