@@ -50,6 +50,7 @@ Routes makeRoutes(const Problem& problem, const Network& router, const Mapping& 
       if (engine > 0) routes.link.push_back(links.ejection(q));
       routes.cap.push_back(flowCap);
     }
+    routes.weight.push_back(time);  // the machine's route latency; made a weight below
     double bytes = static_cast<double>(problem.bytes[c]);
     if (latency && p != q) {
       // Alone, c moves at its route's narrowest capacity; it moves as many bytes as that rate
@@ -65,6 +66,14 @@ Routes makeRoutes(const Problem& problem, const Network& router, const Mapping& 
     routes.latency.push_back(time);
     routes.start.push_back(static_cast<std::uint32_t>(routes.link.size()));
   }
+  // Weights relative to the shortest route latency, so that they stay near 1 and equal
+  // latencies give exactly 1. A route without latency (none given for it) weighs as the
+  // shortest: SimGrid would give it a penalty of one second, starving it behind every flow
+  // that has a latency, which no network does.
+  double shortest = kInfinity;
+  for (const double t : routes.weight)
+    if (t > 0) shortest = std::min(shortest, t);
+  for (double& w : routes.weight) w = w > 0 ? shortest / w : 1.0;
   return routes;
 }
 

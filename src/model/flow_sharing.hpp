@@ -21,11 +21,17 @@ namespace tac3map::flow {
 inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 // Each communication of the problem (one per distinct set member) with its route under the
-// mapping: the links it crosses (local ids, Links below), its latency and its rate bound.
+// mapping: the links it crosses (local ids, Links below), its latency, its rate bound and its
+// weight in the sharing.
 struct Routes {
   std::vector<std::uint32_t> start;  // links of c: link[start[c] .. start[c + 1])
   std::vector<std::uint32_t> link;
   std::vector<double> latency, cap;
+  // Inversely proportional to c's route latency under the machine's figures (the shortest
+  // route's latency over c's; 1 for every route when the latencies are all equal or zero):
+  // a link's flows get its bandwidth in proportion to it, as SimGrid's flow models share a
+  // link (each flow's sharing penalty is its route latency, TCP's round-trip unfairness).
+  std::vector<double> weight;
   std::vector<double> bytes;  // what c moves: its bytes, or as a profile has it (FlowMessageTimes)
 };
 
@@ -54,15 +60,18 @@ class FairShare {
   FairShare(const Links& links, const Routes& routes) : links_(links), routes_(routes) {
     count_.assign(links.capacity.size(), 0);
     residual_.assign(links.capacity.size(), 0.0);
+    weight_.assign(links.capacity.size(), 0.0);
     slot_.assign(links.capacity.size(), 0);
     version_.assign(links.capacity.size(), 0);
     for (double cap : routes.cap) flowCap_ = std::min(flowCap_, cap);
   }
 
   // Sets rate[i] for each flow i of `transfer` (message instances, comm[i] their
-  // communications). Max-min fair rates of the flows moving bytes (progressive filling): the link
-  // whose capacity left, shared by its flows not yet fixed, is smallest fixes those flows at that
-  // share; the per-flow bound (one engine) fixes every flow it binds. Until every flow is fixed.
+  // communications). Weighted max-min fair rates of the flows moving bytes (progressive
+  // filling): the link whose capacity left per unit of weight of its flows not yet fixed is
+  // smallest fixes those flows at that share times their weight; a flow whose bound (one
+  // engine) binds at a lower share is fixed at its bound first. Until every flow is fixed.
+  // With equal weights this is plain max-min, every figure as without weights.
   // The links wait in a heap by share, so one sharing costs O(flows x route + links x log)
   // rather than a scan of every link per level. Fixing a flow at the smallest share only
   // raises the shares of its other links (up to rounding), so their entries are not replaced
@@ -84,10 +93,22 @@ class FairShare {
         if (count_[l]++ == 0) {
           touched_.push_back(l);
           residual_[l] = links_.capacity[l];
+          weight_[l] = 0.0;
         }
+        weight_[l] += routes_.weight[c];
       }
       rate[i] = -1;  // not fixed
     }
+    // The flows a bound may fix, by the share at which it binds (stable: in transfer's order
+    // at equal shares).
+    capped_.clear();
+    if (flowCap_ < kInfinity)
+      for (std::uint32_t i : transfer)
+        if (routes_.cap[comm[i]] < kInfinity) capped_.push_back(i);
+    std::stable_sort(capped_.begin(), capped_.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return capLevel(comm[a]) < capLevel(comm[b]);
+    });
+    std::size_t nextCapped = 0;
     // The flows of each touched link (CSR over touched_ order).
     offset_.resize(touched_.size() + 1);
     offset_[0] = 0;
@@ -103,49 +124,56 @@ class FairShare {
         flowsOfLink_[fill_[slot_[routes_.link[k]]]++] = i;
     }
     heap_.clear();
-    for (std::uint32_t l : touched_) heap_.push_back({residual_[l] / count_[l], l, ++version_[l]});
+    for (std::uint32_t l : touched_) heap_.push_back({residual_[l] / weight_[l], l, ++version_[l]});
     std::make_heap(heap_.begin(), heap_.end(), Later{});
     std::size_t unfixed = transfer.size();
-    bool capped = false;
     while (unfixed > 0 && !heap_.empty()) {
       std::pop_heap(heap_.begin(), heap_.end(), Later{});
       const Entry top = heap_.back();
       heap_.pop_back();
       if (count_[top.link] == 0) continue;
       if (top.version != version_[top.link]) {
-        heap_.push_back({residual_[top.link] / count_[top.link], top.link, version_[top.link]});
+        heap_.push_back({residual_[top.link] / weight_[top.link], top.link, version_[top.link]});
         std::push_heap(heap_.begin(), heap_.end(), Later{});
         continue;
       }
-      if (!capped && flowCap_ < top.share) {  // one engine binds first: every capped flow
-        capped = true;
+      if (nextCapped < capped_.size() && capLevel(comm[capped_[nextCapped]]) < top.share) {
+        // Bounds bind first: every flow whose bound binds below this share, at its bound.
         heap_.push_back(top);
         std::push_heap(heap_.begin(), heap_.end(), Later{});
-        for (std::uint32_t i : transfer)
-          if (rate[i] < 0 && routes_.cap[comm[i]] <= flowCap_)
-            fix(i, flowCap_, unfixed, comm, rate);
+        for (; nextCapped < capped_.size() && capLevel(comm[capped_[nextCapped]]) < top.share;
+             ++nextCapped) {
+          const std::uint32_t i = capped_[nextCapped];
+          if (rate[i] < 0) fix(i, routes_.cap[comm[i]], unfixed, comm, rate);
+        }
         continue;
       }
       const std::uint32_t j = slot_[top.link];
-      for (std::uint32_t f = offset_[j]; f < offset_[j + 1]; ++f)
-        if (rate[flowsOfLink_[f]] < 0) fix(flowsOfLink_[f], top.share, unfixed, comm, rate);
+      for (std::uint32_t f = offset_[j]; f < offset_[j + 1]; ++f) {
+        const std::uint32_t i = flowsOfLink_[f];
+        if (rate[i] < 0) fix(i, top.share * routes_.weight[comm[i]], unfixed, comm, rate);
+      }
     }
   }
 
   std::uint64_t work() const { return work_; }
 
  private:
-  void fix(std::uint32_t i, double share, std::size_t& unfixed, const std::uint32_t* comm,
+  // The share at which c's bound binds.
+  double capLevel(std::uint32_t c) const { return routes_.cap[c] / routes_.weight[c]; }
+
+  void fix(std::uint32_t i, double flowRate, std::size_t& unfixed, const std::uint32_t* comm,
            double* rate) {
-    rate[i] = share;
+    rate[i] = flowRate;
     --unfixed;
     const std::uint32_t c = comm[i];
     work_ += routes_.start[c + 1] - routes_.start[c];
     for (std::uint32_t k = routes_.start[c]; k < routes_.start[c + 1]; ++k) {
       const std::uint32_t l = routes_.link[k];
-      residual_[l] = std::max(0.0, residual_[l] - share);
+      residual_[l] = std::max(0.0, residual_[l] - flowRate);
+      // The last flow leaves exactly nothing (no rounding left over to divide by).
+      weight_[l] = --count_[l] == 0 ? 0.0 : weight_[l] - routes_.weight[c];
       ++version_[l];
-      --count_[l];
     }
   }
 
@@ -161,8 +189,8 @@ class FairShare {
 
   const Links& links_;
   const Routes& routes_;
-  std::vector<double> residual_;
-  std::vector<std::uint32_t> count_, touched_;
+  std::vector<double> residual_, weight_;  // per link: capacity and weight not yet fixed
+  std::vector<std::uint32_t> count_, touched_, capped_;
   std::vector<std::uint32_t> slot_, offset_, fill_, flowsOfLink_, version_;
   std::vector<Entry> heap_;
   double flowCap_ = kInfinity;

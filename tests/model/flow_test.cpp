@@ -1,4 +1,5 @@
-// The flow model (flow.hpp): max-min sharing by hand on small cases, tac3 exactly with a
+// The flow model (flow.hpp): max-min sharing by hand on small cases, weighted by the route
+// latencies, tac3 exactly with a
 // barrier between every two sets of one message size, latencies added once per message, steps
 // without a barrier that overlap and share links, and the size cap.
 #include "tac3map/model/flow.hpp"
@@ -117,6 +118,25 @@ TEST_F(Flow, ChargesEachMessageItsRouteLatencyOnce) {
   EXPECT_NEAR(seconds({{{0, 2, 1 << 20}}}, false, slow), 1e-6 + 2e-7 + m / b, 1e-15);
   // Two messages in a row on one pair: two latencies.
   EXPECT_NEAR(seconds({{{0, 1, 8}}, {{0, 1, 8}}}, false, slow), 2 * (1.1e-6 + 8 / b), 1e-15);
+}
+
+// Flows sharing a link get it in inverse proportion to their route latencies, as SimGrid's
+// flow models share it: 0->2 (two hops, 2h) and 1->2 (one hop, h) on link 1->2.
+TEST_F(Flow, SharesALinkInInverseProportionToTheRouteLatencies) {
+  Machine slow = fx10_;
+  const double h = 1e-4;
+  slow.hopLatency = h;
+  const double b = slow.linkBandwidth, m = 1 << 20;
+  // 1->2 starts at h alone; at 2h 0->2 starts and they share at 1 : 1/2 (weights 1 and 1/2):
+  // 1->2 ends at end12 (equal shares: later), then rank 1 sends to 3 (two hops), alone by
+  // then. The link is busy throughout either way, so 0->2 ends at 2h + (2m - bh) / b.
+  const double end12 = 2 * h + (m - b * h) / (2 * b / 3);
+  ASSERT_LT(2 * h + (2 * m - b * h) / b, end12 + 2 * h);
+  EXPECT_NEAR(seconds({{{0, 2, 1 << 20}, {1, 2, 1 << 20}}, {{1, 3, 1 << 20}}}, false, slow),
+              end12 + 2 * h + m / b, 1e-15);
+  // Equal latencies (0->2 and 1->3, two hops each, on link 1->2): half each, as without.
+  EXPECT_NEAR(seconds({{{0, 2, 1 << 20}, {1, 3, 1 << 20}}, {{1, 0, 1 << 20}}}, false, slow),
+              2 * h + 2 * m / b + h + m / b, 1e-15);
 }
 
 TEST_F(Flow, LeavesOutTracesAboveTheCap) {

@@ -6,8 +6,9 @@
 // its ranks' messages of their previous sets are done (and, after a barrier, every earlier
 // message). Unlike the timeline, whose durations are fixed per set, every message in flight
 // shares every link of its route with every other message in flight, whichever set it
-// belongs to, by max-min fairness (progressive filling), the rates recomputed whenever a
-// message starts or ends. A message first waits its route's latency (the machine's
+// belongs to, by max-min fairness (progressive filling) weighted as SimGrid weighs flows (in
+// inverse proportion to their route latencies, flow_sharing.hpp), the rates recomputed
+// whenever a message starts or ends. A message first waits its route's latency (the machine's
 // message_latency plus each network link's latency), then moves its bytes.
 //
 // The links are the platform's: each network link at its bandwidth; per node an injection
