@@ -57,6 +57,20 @@ simulate() {  # platform.xml hosts.txt trace.ti log
   echo "$simulated"
 }
 
+# SMPI's barrier (its default selector: Open MPI's basic linear, every rank to rank 0 and back)
+# told to tac3map, whose flow model charges each barrier its messages' latencies by the
+# algorithm --collectives names (dissemination by default): the words to add to a tac3map
+# command, none for a binary that does not know `barrier=linear`.
+smpi_barrier_flags() {
+  local probe
+  probe=$(mktemp)
+  printf 'tac3map-trace 1\nranks 2\n0 send 1 8\n1 recv 0 8\n0 barrier\n1 barrier\n' > "$probe"
+  if "$TAC3MAP" ccs --trace "$probe" --collectives barrier=linear >/dev/null 2>&1; then
+    echo "--collectives barrier=linear"
+  fi
+  rm -f "$probe"
+}
+
 # The `tac3map platform` flags of a run into the array platform_flags: --engines unless
 # "default", --ranks-per-node unless 1.
 set_platform_flags() {  # engines k

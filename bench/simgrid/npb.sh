@@ -34,7 +34,8 @@
 #                kernel's sizes, smpi_default_collectives below) or "tac3map" (SMPI told to run
 #                the algorithms tac3map assumes by
 #                default: bcast binomial_tree, reduce binomial, allreduce rdb, alltoall and
-#                alltoallv ring = tac3map's pairwise; with COLLECTIVES unset this also passes
+#                alltoallv ring = tac3map's pairwise, barrier ompi_bruck = its
+#                dissemination; with COLLECTIVES unset this also passes
 #                --collectives allgather=shift-ring for SMPI's ring allgather)
 #   COMPUTE      "no" (default): --cfg=smpi/simulate-computation:no, so the simulated time is
 #                the communication alone (the computation still runs, natively, but takes no
@@ -241,7 +242,8 @@ case "$SMPI_COLLS" in
   default) ;;
   tac3map)
     RUN_CFG+=(--cfg=smpi/bcast:binomial_tree --cfg=smpi/reduce:binomial --cfg=smpi/allreduce:rdb
-              --cfg=smpi/alltoall:ring --cfg=smpi/alltoallv:ring --cfg=smpi/allgather:ring)
+              --cfg=smpi/alltoall:ring --cfg=smpi/alltoallv:ring --cfg=smpi/allgather:ring
+              --cfg=smpi/barrier:ompi_bruck)  # Bruck's barrier is tac3map's dissemination
     [ -n "$COLLECTIVES" ] || COLLECTIVES=allgather=shift-ring ;;
   *) echo "npb.sh: SMPI_COLLS must be default or tac3map" >&2; exit 1 ;;
 esac
@@ -252,6 +254,8 @@ esac
 smpi_default_collectives() {  # kernel
   local all=bcast=binomial,reduce=linear,gather=linear,scatter=linear,gatherv=linear
   all+=,scatterv=linear,allgather=linear,allgatherv=linear,alltoallv=linear,allreduce=reduce-bcast
+  # Its barrier, Open MPI's basic linear, for binaries that know it (common.sh).
+  [ -n "$(smpi_barrier_flags)" ] && all+=,barrier=linear
   case "$1" in
     is.*) echo "$all,alltoall=bruck" ;;
     *) echo "$all,alltoall=linear" ;;

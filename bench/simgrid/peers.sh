@@ -98,6 +98,9 @@ if [ "$SCOTCH" = 1 ] && ! command -v scotch_gmap >/dev/null; then
   echo "peers.sh: scotch_gmap not found (apt-get install scotch), or SCOTCH=0" >&2; exit 1
 fi
 mkdir -p "$OUT"
+# SMPI runs its barriers linear: tac3map is told so (empty for binaries without it).
+# shellcheck disable=SC2207
+barrier_flags=($(smpi_barrier_flags))
 OUT=$(cd "$OUT" && pwd)   # smpirun runs in the case folder
 if [ "$PROFILE" = platform ]; then
   write_platform_profile "$MACHINE" "$root/topologies/fx10-profile.json" "$OUT/platform-profile.json"
@@ -182,6 +185,7 @@ for name in $cases; do
         flags=()
         [ "$engines" != default ] && flags+=(--engines "$engines")
         [ "$k" != 1 ] && flags+=(--ranks-per-node "$k")
+        flags+=("${barrier_flags[@]}")
         dir=$base/$boxes-$shape/e$engines-k$k
         mkdir -p "$dir"
         if ! err=$("$TAC3MAP" score "${box[@]}" --trace "$base/trace.trace" "${flags[@]}" identity 2>&1 >/dev/null); then

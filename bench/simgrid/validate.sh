@@ -48,6 +48,9 @@ command -v "$SMPIRUN" >/dev/null || { echo "validate.sh: $SMPIRUN not found (apt
 command -v "$PYTHON" >/dev/null || { echo "validate.sh: $PYTHON not found" >&2; exit 1; }
 [ -x "$TAC3MAP" ] || { echo "validate.sh: $TAC3MAP is not built" >&2; exit 1; }
 mkdir -p "$OUT"
+# SMPI runs its barriers linear: tac3map is told so (empty for binaries without it).
+# shellcheck disable=SC2207
+barrier_flags=($(smpi_barrier_flags))
 OUT=$(cd "$OUT" && pwd)   # smpirun runs in the case folder
 CSV=$OUT/validation.csv
 echo "case,shape,engines,ranks_per_node,mapping,tac3_seconds,tac3_lower_bound,tahb,max_link_messages,predicted_seconds,simulated_seconds,timeline_seconds,flow_seconds" > "$CSV"
@@ -89,6 +92,7 @@ for name in $CASES; do
       flags=()
       [ "$engines" != default ] && flags+=(--engines "$engines")
       [ "$k" != 1 ] && flags+=(--ranks-per-node "$k")
+      flags+=("${barrier_flags[@]}")
       box=(--machine "$MACHINE" --shape "$shape")
       [ "$shape" = graph ] && box=(--machine "$base/machine.json")
       dir=$base/e$engines-k$k

@@ -455,6 +455,7 @@ CcsSet extractExpanded(const Trace& trace, const CcsOptions& options, Trace* rel
     levels.run();
     result.barrierLevels = levels.barrierLevels();
   }
+  result.barrierAlgorithm = options.collectives.of(CollectiveOp::Barrier);
   if (release)
     for (std::vector<Event>& events : release->events) std::vector<Event>().swap(events);
   const int perRank = options.engines <= 1 ? 1 : options.splitBeyondEngines ? options.engines : 0;

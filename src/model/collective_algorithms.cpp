@@ -42,7 +42,7 @@ bool supported(CollectiveOp op, Algorithm a) {
     case CollectiveOp::ReduceScatter:
       return a == Algorithm::Ring;
     case CollectiveOp::Barrier:
-      return a == Algorithm::Dissemination;
+      return a == Algorithm::Dissemination || a == Algorithm::Linear;
     case CollectiveOp::Allgatherv:
       return a == Algorithm::Ring || a == Algorithm::Linear;
     case CollectiveOp::Alltoallv:

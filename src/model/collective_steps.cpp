@@ -358,9 +358,15 @@ void addSteps(Steps& s, const Trace& trace, const Event& call, int v, int n,
       return;
     case CollectiveOp::ReduceScatter:
       return ringSameSize(s, v, n, bytes);
-    case CollectiveOp::Barrier:
+    case CollectiveOp::Barrier: {
+      if (linear) {  // Open MPI's basic linear, SimGrid's default: a zero-byte gather and bcast
+        const UniformBlocks none{0, false};
+        linearRooted(s, v, n, 0, false, &none, UniformBlocks::span);
+        return linearRooted(s, v, n, 0, true, &none, UniformBlocks::span);
+      }
       for (int pof = 1; pof < n; pof *= 2) s.exchange((v + pof) % n, 0, (v - pof + n) % n, 0);
       return;
+    }
   }
 }
 

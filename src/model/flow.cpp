@@ -10,11 +10,13 @@
 #include <utility>
 #include <vector>
 
+#include "flow_barrier.hpp"
 #include "flow_sharing.hpp"
 
 namespace tac3map {
 namespace {
 
+using flow::BarrierTimes;
 using flow::FairShare;
 using flow::kInfinity;
 using flow::Links;
@@ -174,19 +176,31 @@ Order makeOrder(const Problem& problem, const Walk& walk) {
 
 class FlowSimulation {
  public:
-  FlowSimulation(const Links& links, const Routes& routes, Order order, const Walk& walk)
-      : routes_(routes), o_(std::move(order)), walk_(walk), share_(links, routes) {
+  // `barriers`: null when the trace has none.
+  FlowSimulation(const Problem& problem, const Links& links, const Routes& routes, Order order,
+                 const Walk& walk, const BarrierTimes* barriers)
+      : problem_(problem),
+        routes_(routes),
+        o_(std::move(order)),
+        walk_(walk),
+        barriers_(barriers),
+        share_(links, routes) {
     periodEnd_.assign(static_cast<std::size_t>(walk.periods), 0.0);
     const std::size_t n = o_.comm.size();
     remaining_.assign(n, 0.0);
     rate_.assign(n, 0.0);
     latencyEnd_.assign(n, 0.0);
+    if (barriers_) {
+      reached_.assign(static_cast<std::size_t>(problem.tasks), 0.0);
+      left_ = reached_;
+    }
   }
 
   // The length, or nothing once the sharings have visited more than `maxWork` links.
   std::optional<double> run(std::uint64_t maxWork, FlowClock::time_point until) {
     maxWork_ = maxWork;
     std::uint64_t events = 0;
+    if (barriers_ && problem_.barrierFirst) passBarrier();
     for (std::uint32_t i = o_.epochStart[0]; i < o_.epochStart[1]; ++i)
       if (o_.needs[i] == 0) ready_.push_back(i);
     if (o_.epochLeft.front() == 0) epochDone(0);
@@ -238,6 +252,10 @@ class FlowSimulation {
       done_.clear();
       startReady();
     }
+    if (barriers_ && problem_.barrierLast) {  // the run ends when its ranks leave it
+      passBarrier();
+      for (const double t : left_) end_ = std::max(end_, t);
+    }
     // A walk of part of a periodic trace: each iteration left takes as long as the last one
     // simulated, the time between the ends of the last two (their messages all done).
     if (walk_.periodsLeft == 0) return end_;
@@ -251,8 +269,14 @@ class FlowSimulation {
       const std::uint32_t i = ready_.back();
       ready_.pop_back();
       const std::uint32_t c = o_.comm[i];
-      if (routes_.latency[c] > 0) {
-        latencyEnd_[i] = now_ + routes_.latency[c];
+      double start = now_;
+      if (barriers_) {  // not before both ranks left the last barrier
+        const int a = problem_.src[c], b = problem_.dst[c];
+        start = std::max({start, left_[a], left_[b]});
+        if (isEager(c)) reached_[a] = std::max(reached_[a], start);  // its sender is done
+      }
+      if (routes_.latency[c] > 0 || start > now_) {
+        latencyEnd_[i] = start + routes_.latency[c];
         latent_.push_back(i);
       } else {
         beginTransfer(i);
@@ -277,6 +301,11 @@ class FlowSimulation {
   void complete(std::uint32_t i) {
     end_ = std::max(end_, now_);
     ++completed_;
+    if (barriers_) {  // its ranks are done with it (an eager sender was at its start)
+      const std::uint32_t c = o_.comm[i];
+      reached_[problem_.dst[c]] = std::max(reached_[problem_.dst[c]], now_);
+      if (!isEager(c)) reached_[problem_.src[c]] = std::max(reached_[problem_.src[c]], now_);
+    }
     if (const std::int32_t p = o_.periodOf[i]; p >= 0)
       periodEnd_[p] = std::max(periodEnd_[p], now_);
     for (int side = 0; side < 2; ++side) {
@@ -294,15 +323,30 @@ class FlowSimulation {
   void epochDone(std::uint32_t e) {
     while (e + 1 < o_.epochLeft.size()) {
       ++e;
+      if (barriers_) passBarrier();
       for (std::uint32_t i = o_.epochStart[e]; i < o_.epochStart[e + 1]; ++i)
         if (--o_.needs[i] == 0) ready_.push_back(i);
       if (o_.epochLeft[e] > 0) return;
     }
   }
 
+  bool isEager(std::uint32_t c) const { return !problem_.eager.empty() && problem_.eager[c]; }
+
+  // Every rank has reached the barrier (reached_): when each leaves it.
+  void passBarrier() {
+    left_ = reached_;
+    barriers_->release(left_);
+    reached_ = left_;
+  }
+
+  const Problem& problem_;
   const Routes& routes_;
   Order o_;
   const Walk& walk_;
+  const BarrierTimes* barriers_;
+  // Per rank, with barriers: when it was last done with its messages, when it last left a
+  // barrier.
+  std::vector<double> reached_, left_;
   std::vector<double> periodEnd_;  // per simulated iteration: when its last message ended
   FairShare share_;
   std::vector<double> remaining_, rate_, latencyEnd_;
@@ -331,7 +375,14 @@ std::optional<double> simulateWalk(const Problem& problem, const Network& router
   const Routes routes =
       flow::makeRoutes(problem, router, mapping, links, times ? &times->latency : nullptr,
                        times ? &times->transfer : nullptr);
-  return FlowSimulation(links, routes, makeOrder(problem, walk), walk).run(maxWork, until);
+  bool anyBarrier = problem.barrierFirst || problem.barrierLast;
+  for (const std::size_t k : walk.positions)
+    anyBarrier = anyBarrier || (!problem.barrierBefore.empty() && problem.barrierBefore[k]);
+  std::optional<BarrierTimes> barriers;
+  if (anyBarrier) barriers.emplace(problem, router, mapping);
+  return FlowSimulation(problem, links, routes, makeOrder(problem, walk), walk,
+                        barriers ? &*barriers : nullptr)
+      .run(maxWork, until);
 }
 
 // The whole trace's walk, or with `shortest` the shortest periodic one (makeWalk).

@@ -89,6 +89,17 @@ Problem makeProblem(const CcsSet& sets, const Model& model, bool mergeRepeats) {
   p.barrierBefore.assign(sets.sets.size(), 0);
   for (std::size_t k = 1; k < sets.sets.size(); ++k)
     p.barrierBefore[k] = sets.barrierBetween(k - 1) ? 1 : 0;
+  p.barrierAlgorithm = sets.barrierAlgorithm;
+  // A barrier's floor is the level its later sets start at: at or below the first set's
+  // level it comes before every message, above the last set's after all of them.
+  const auto levelOf = [&](std::size_t k) { return sets.sets[k].front().level; };
+  std::size_t first = 0, last = sets.sets.size();
+  while (first < sets.sets.size() && sets.sets[first].empty()) ++first;
+  while (last > first && sets.sets[last - 1].empty()) --last;
+  if (!sets.barrierLevels.empty() && first < last) {
+    p.barrierFirst = sets.barrierLevels.front() <= levelOf(first);
+    p.barrierLast = sets.barrierLevels.back() > levelOf(last - 1);
+  }
   p.sameStep.assign(sets.sets.size(), 0);
   for (std::size_t k = 1; k < sets.sets.size(); ++k)
     p.sameStep[k] = !p.barrierBefore[k] && !sets.sets[k].empty() && !sets.sets[k - 1].empty() &&

@@ -121,6 +121,11 @@ TEST(Collectives, AllreduceAllgatherBarrierReduceScatterLeaveEveryoneWithEveryth
     const Outcome barrier = run(n, "barrier", "", all);  // a barrier on a communicator: messages
     EXPECT_TRUE(allKnowAll(barrier, n));
     EXPECT_EQ(static_cast<int>(barrier.sets.sets.size()), log2Ceil(n));
+    // Linear (SimGrid's default): everyone to rank 0, then rank 0 to everyone, n - 1 each.
+    const Outcome linear = run(n, "barrier", "barrier=linear", all);
+    EXPECT_TRUE(allKnowAll(linear, n));
+    EXPECT_EQ(linear.sets.communicationCount(), 2u * (n - 1));
+    EXPECT_EQ(linear.bytes, 0u);
     EXPECT_TRUE(allKnowAll(run(n, "reduce_scatter 10", ""), n));
   }
 }

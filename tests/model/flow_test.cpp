@@ -1,5 +1,5 @@
 // The flow model (flow.hpp): max-min sharing by hand on small cases, weighted by the route
-// latencies, tac3 exactly with a
+// latencies, barriers' latencies, tac3 exactly with a
 // barrier between every two sets of one message size, latencies added once per message, steps
 // without a barrier that overlap and share links, and the size cap.
 #include "tac3map/model/flow.hpp"
@@ -137,6 +137,65 @@ TEST_F(Flow, SharesALinkInInverseProportionToTheRouteLatencies) {
   // Equal latencies (0->2 and 1->3, two hops each, on link 1->2): half each, as without.
   EXPECT_NEAR(seconds({{{0, 2, 1 << 20}, {1, 3, 1 << 20}}, {{1, 0, 1 << 20}}}, false, slow),
               2 * h + 2 * m / b + h + m / b, 1e-15);
+}
+
+// A barrier costs its zero-byte messages' latencies under the mapping: linear (SimGrid's
+// default: every rank to rank 0, which answers each once all have come) or dissemination
+// (round k from v - 2^k to v). 0->1, a barrier, 2->3; then 0->1 and a barrier at the end.
+TEST_F(Flow, ChargesEachBarrierItsMessagesLatencies) {
+  Machine slow = fx10_;
+  const double l = 1e-6, h = 1e-7;
+  slow.messageLatency = l;
+  slow.hopLatency = h;
+  const double b = slow.linkBandwidth, m = 1 << 20;
+  const auto run = [&](Algorithm algorithm, bool last) {
+    CcsSet s;
+    s.tasks = 4;
+    s.sets = {{{0, 1, 1 << 20}}};
+    if (!last) {
+      s.sets.push_back({{2, 3, 1 << 20}});
+      s.sets[1][0].level = 1;
+    }
+    s.barrierLevels = {1};
+    s.barrierAlgorithm = algorithm;
+    return *flowSeconds(makeProblem(s, makeModel(slow)), Network(slow, box_),
+                        identityMapping(4, box_));
+  };
+  const double one = l + h + m / b;  // 0->1 (or 2->3) alone
+  // Linear: ranks 0 and 1 reach it at `one`, 2 and 3 at 0. Rank 0 has heard from all at
+  // one + (l + h) (1->0, one hop; 2->0, two hops, came at l + 2h), then 2 leaves l + 2h
+  // later, 3 (0's neighbour round the ring) l + h later: 2->3 starts when 2 has left.
+  const double all = one + l + h;
+  EXPECT_NEAR(run(Algorithm::Linear, false), all + (l + 2 * h) + one, 1e-15);
+  // Dissemination: round 1 from v - 1, round 2 from v - 2 (two hops). Rank 1 has heard from
+  // 0 at one + l + h; rank 3 hears from 2 at l + h, then from 1 at one + (l + h) + (l + 2h),
+  // after rank 2 (from 1 at one + l + h, from 0 at one + l + 2h).
+  EXPECT_NEAR(run(Algorithm::Dissemination, false), one + 2 * l + 3 * h + one, 1e-15);
+  // At the end: the run ends when the last rank leaves it, rank 2 for linear.
+  EXPECT_NEAR(run(Algorithm::Linear, true), all + l + 2 * h, 1e-15);
+  // Without latencies a barrier costs nothing (the tac3 equality below).
+  slow.messageLatency = slow.hopLatency = 0;
+  EXPECT_DOUBLE_EQ(run(Algorithm::Linear, false), 2 * m / b);
+}
+
+// From a trace: the barrier algorithm comes from --collectives (dissemination by default), and
+// barriers before the first message and after the last are kept for the flow model.
+TEST(FlowBarriers, TheTraceSaysWhereAndTheOptionsHow) {
+  const std::string text =
+      "tac3map-trace 1\nranks 2\n0 barrier\n1 barrier\n0 send 1 8\n1 recv 0 8\n"
+      "0 barrier\n1 barrier\n0 send 1 8\n1 recv 0 8\n";
+  CcsOptions options;
+  const Problem plain = makeProblem(extractCcs(testing::traceFromText(text), options), Model{});
+  EXPECT_EQ(plain.barrierAlgorithm, Algorithm::Dissemination);
+  EXPECT_TRUE(plain.barrierFirst);
+  EXPECT_FALSE(plain.barrierLast);
+  options.collectives = parseCollectiveAlgorithms("barrier=linear");
+  const Problem last = makeProblem(
+      extractCcs(testing::traceFromText(text + "0 barrier\n1 barrier\n"), options), Model{});
+  EXPECT_EQ(last.barrierAlgorithm, Algorithm::Linear);
+  EXPECT_TRUE(last.barrierLast);
+  ASSERT_EQ(last.barrierBefore.size(), 2u);
+  EXPECT_EQ(last.barrierBefore[1], 1);
 }
 
 TEST_F(Flow, LeavesOutTracesAboveTheCap) {

@@ -55,6 +55,9 @@ struct CcsSet {
   // Levels at which a barrier released every rank: a set of level >= f cannot start before
   // every set of level < f has finished.
   std::vector<int> barrierLevels;
+  // How the trace's barriers run (--collectives barrier=...): the flow model charges each
+  // barrier its zero-byte messages' latencies (flow.hpp).
+  Algorithm barrierAlgorithm = Algorithm::Dissemination;
   // How many times each set occurs (empty: each once). The trace's sets are in order and
   // leave this empty; a derived list (the coarse levels of multilevel search) that already
   // merged repeated sets keeps their counts here.

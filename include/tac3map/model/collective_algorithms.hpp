@@ -18,8 +18,9 @@ enum class Algorithm {
   Bruck,              // allgather, alltoall
   ShiftRing,          // allgather: step s sends the own block to v + s (SimGrid's "ring")
   Pairwise,           // alltoall
-  Dissemination,      // barrier on a communicator
-  Linear,             // every message posted at once (SimGrid's default selector)
+  Dissemination,      // barrier
+  Linear,             // every message posted at once (SimGrid's default selector); barrier:
+                      // every rank to rank 0, which answers each once all have come
   ReduceBcast,        // allreduce: reduce to rank 0, then bcast (SimGrid's default selector)
 };
 

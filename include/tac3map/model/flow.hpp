@@ -9,7 +9,9 @@
 // belongs to, by max-min fairness (progressive filling) weighted as SimGrid weighs flows (in
 // inverse proportion to their route latencies, flow_sharing.hpp), the rates recomputed
 // whenever a message starts or ends. A message first waits its route's latency (the machine's
-// message_latency plus each network link's latency), then moves its bytes.
+// message_latency plus each network link's latency), then moves its bytes. A barrier holds
+// each rank until the barrier's zero-byte messages (Problem::barrierAlgorithm) would let it
+// go, each after its route's latency.
 //
 // The links are the platform's: each network link at its bandwidth; per node an injection
 // and an ejection link of E x the engine bandwidth that every route leaving, resp. entering,

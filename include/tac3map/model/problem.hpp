@@ -39,6 +39,10 @@ struct Problem {
   // Per CCS of the trace, in trace order: 1 when a barrier separates it from the set before
   // (every rank waits for all; the timeline model reads it, timeline.hpp).
   std::vector<std::uint8_t> barrierBefore;
+  // A barrier before the first set, after the last (SimGrid's run ends when its ranks leave
+  // it), and how barriers run (CcsSet::barrierAlgorithm): for the flow model.
+  bool barrierFirst = false, barrierLast = false;
+  Algorithm barrierAlgorithm = Algorithm::Dissemination;
   // Per CCS of the trace, in trace order: 1 when it is the same program step (level) as the
   // set before, split from it for the engines (ccs.hpp): the program sends both at once.
   std::vector<std::uint8_t> sameStep;

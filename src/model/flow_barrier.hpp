@@ -1,0 +1,30 @@
+// The flow model's barriers (model/flow.hpp): what a barrier costs under a mapping, the
+// latencies of its zero-byte messages. They move no bytes (no link is shared) but each waits
+// its route's latency (message_latency plus the hops'), as the flows do.
+#pragma once
+
+#include <vector>
+
+#include "tac3map/mapping/mapping.hpp"
+#include "tac3map/model/problem.hpp"
+#include "tac3map/network/network.hpp"
+
+namespace tac3map::flow {
+
+class BarrierTimes {
+ public:
+  // The latencies the problem's barrier algorithm needs under `mapping`: linear, each rank's
+  // to and from rank 0; dissemination, each round's from v - 2^k to v.
+  BarrierTimes(const Problem& problem, const Network& router, const Mapping& mapping);
+
+  // `t`: when each rank reaches the barrier; on return, when each leaves it.
+  void release(std::vector<double>& t) const;
+
+ private:
+  Algorithm algorithm_;
+  std::vector<double> up_, down_;
+  std::vector<std::vector<double>> rounds_;
+  mutable std::vector<double> next_;
+};
+
+}  // namespace tac3map::flow
