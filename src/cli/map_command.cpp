@@ -323,7 +323,8 @@ int runMap(const MapOptions& o) {
         {"result",
          {{"from", resultFrom},
           {"ranked_by", ranked > 0 ? json("flow") : json(nullptr)},
-          {"candidates", ranked}}},
+          {"candidates", ranked},
+          {"flow_swaps", mapped.flowSwaps}}},
         {"mapping", coordinatesJson(mapped.mapping, job.box)}};
     outputs.emplace_back(o.report, report.dump(2) + "\n");
   }
@@ -352,9 +353,14 @@ int runMap(const MapOptions& o) {
   if (options.chains > 1)
     out << " (best: chain " << run.best << ", seed " << o.seed + run.best << ")";
   out << "\n";
-  if (ranked > 0)
+  if (ranked > 0) {
     out << "result: " << (resultFrom == "search" ? "the search's map" : resultFrom)
-        << ", the fastest of " << ranked << " candidates by the flow model\n";
+        << ", the fastest of " << ranked << " candidates by the flow model";
+    if (mapped.flowSwaps > 0)
+      out << ", then " << mapped.flowSwaps << " swap" << (mapped.flowSwaps > 1 ? "s" : "")
+          << " of two ranks that the flow model finds faster";
+    out << "\n";
+  }
   out << "time: setup " << format("%.3f", setupSeconds)
       << " s (reading the trace, routes; outside --time-limit), starts "
       << format("%.3f", startsSeconds) << " s, search " << format("%.3f", run.seconds) << " s";

@@ -459,6 +459,8 @@ TEST_F(Cli, MapsOnGraphMachinesEndToEnd) {
       // Ranked by the flow model, the result may score a higher tac3 than the start but never
       // runs slower by the flow model (the start is one of the candidates); else tac3 decides.
       const std::string key = report["result"]["ranked_by"].is_null() ? "tac3" : "flow";
+      // One rank per node: no flow descent after the ranking (map_job.cpp).
+      EXPECT_EQ(report["result"]["flow_swaps"], 0);
       EXPECT_LE(report["scores"][key].get<double>(), report["initial_scores"][key].get<double>())
           << key;
       const Outcome score = run("score " + job + " --output-format json " + out("m.map"));

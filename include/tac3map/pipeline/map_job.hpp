@@ -54,6 +54,7 @@ struct MapResult {
   Scores scores;     // the result's, with the timeline's and (where it runs) the flow model's
   std::string from;  // "search", or the start the flow model found faster
   std::size_t rankedByFlow = 0;  // how many maps the flow model ranked (0: none)
+  int flowSwaps = 0;             // swaps the flow model's descent took after (flow_descent.hpp)
   Mapping initial;               // the search's start
   ExactScores initialExact;
   // The start's scores; with rankByFlow, with the timeline's and the flow model's too.
