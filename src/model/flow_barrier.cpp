@@ -2,18 +2,24 @@
 #include "flow_barrier.hpp"
 
 #include <algorithm>
+#include <cstddef>
 
 namespace tac3map::flow {
+namespace {
+
+// Dissemination's latencies are kept while they take at most this many doubles (32 MiB);
+// above, each barrier walks its routes again rather than a small trace of very many ranks
+// taking hundreds of megabytes.
+constexpr std::size_t kMaxKeptLatencies = std::size_t{1} << 22;
+
+}  // namespace
 
 BarrierTimes::BarrierTimes(const Problem& problem, const Network& router, const Mapping& mapping)
-    : algorithm_(problem.barrierAlgorithm) {
+    : algorithm_(problem.barrierAlgorithm),
+      router_(router),
+      mapping_(mapping),
+      messageLatency_(problem.model.messageLatency) {
   const int n = problem.tasks;
-  const auto latency = [&](int a, int b) {
-    const int p = mapping.nodeOfTask[a], q = mapping.nodeOfTask[b];
-    double t = problem.model.messageLatency;
-    if (p != q) router.forEachLink(p, q, [&](LinkId l) { t += router.latencyOf(l); });
-    return t;
-  };
   if (algorithm_ == Algorithm::Linear) {  // every rank to rank 0, which answers each
     up_.resize(n);
     down_.resize(n);
@@ -23,10 +29,20 @@ BarrierTimes::BarrierTimes(const Problem& problem, const Network& router, const 
     }
     return;
   }
+  std::size_t rounds = 0;
+  for (int pof = 1; pof < n; pof *= 2) ++rounds;
+  if (rounds * static_cast<std::size_t>(n) > kMaxKeptLatencies) return;
   for (int pof = 1; pof < n; pof *= 2) {  // dissemination: round k from v - 2^k to v
     rounds_.emplace_back(n);
     for (int v = 0; v < n; ++v) rounds_.back()[v] = latency((v - pof + n) % n, v);
   }
+}
+
+double BarrierTimes::latency(int a, int b) const {
+  const int p = mapping_.nodeOfTask[a], q = mapping_.nodeOfTask[b];
+  double t = messageLatency_;
+  if (p != q) router_.forEachLink(p, q, [&](LinkId l) { t += router_.latencyOf(l); });
+  return t;
 }
 
 void BarrierTimes::release(std::vector<double>& t) const {
@@ -39,12 +55,15 @@ void BarrierTimes::release(std::vector<double>& t) const {
     for (int r = 1; r < n; ++r) t[r] = all + down_[r];
     return;
   }
-  int pof = 1;
-  for (const std::vector<double>& round : rounds_) {  // sent at once, heard after the latency
+  std::size_t round = 0;
+  for (int pof = 1; pof < n; pof *= 2, ++round) {  // sent at once, heard after the latency
     next_.resize(t.size());
-    for (int v = 0; v < n; ++v) next_[v] = std::max(t[v], t[(v - pof + n) % n] + round[v]);
+    for (int v = 0; v < n; ++v) {
+      const int from = (v - pof + n) % n;
+      const double l = round < rounds_.size() ? rounds_[round][v] : latency(from, v);
+      next_[v] = std::max(t[v], t[from] + l);
+    }
     t.swap(next_);
-    pof *= 2;
   }
 }
 

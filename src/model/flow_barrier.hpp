@@ -21,9 +21,14 @@ class BarrierTimes {
   void release(std::vector<double>& t) const;
 
  private:
+  double latency(int a, int b) const;  // a zero-byte message's, rank a to rank b
+
   Algorithm algorithm_;
+  const Network& router_;
+  const Mapping& mapping_;
+  double messageLatency_;
   std::vector<double> up_, down_;
-  std::vector<std::vector<double>> rounds_;
+  std::vector<std::vector<double>> rounds_;  // dissemination's, unless too many to keep
   mutable std::vector<double> next_;
 };
 
