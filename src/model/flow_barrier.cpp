@@ -5,16 +5,9 @@
 #include <cstddef>
 
 namespace tac3map::flow {
-namespace {
 
-// Dissemination's latencies are kept while they take at most this many doubles (32 MiB);
-// above, each barrier walks its routes again rather than a small trace of very many ranks
-// taking hundreds of megabytes.
-constexpr std::size_t kMaxKeptLatencies = std::size_t{1} << 22;
-
-}  // namespace
-
-BarrierTimes::BarrierTimes(const Problem& problem, const Network& router, const Mapping& mapping)
+BarrierTimes::BarrierTimes(const Problem& problem, const Network& router, const Mapping& mapping,
+                           std::size_t maxKept)
     : algorithm_(problem.barrierAlgorithm),
       router_(router),
       mapping_(mapping),
@@ -31,7 +24,7 @@ BarrierTimes::BarrierTimes(const Problem& problem, const Network& router, const 
   }
   std::size_t rounds = 0;
   for (int pof = 1; pof < n; pof *= 2) ++rounds;
-  if (rounds * static_cast<std::size_t>(n) > kMaxKeptLatencies) return;
+  if (rounds * static_cast<std::size_t>(n) > maxKept) return;
   for (int pof = 1; pof < n; pof *= 2) {  // dissemination: round k from v - 2^k to v
     rounds_.emplace_back(n);
     for (int v = 0; v < n; ++v) rounds_.back()[v] = latency((v - pof + n) % n, v);

@@ -3,6 +3,7 @@
 // its route's latency (message_latency plus the hops'), as the flows do.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 #include "tac3map/mapping/mapping.hpp"
@@ -13,9 +14,15 @@ namespace tac3map::flow {
 
 class BarrierTimes {
  public:
+  // Dissemination's latencies are kept while they take at most this many doubles (32 MiB);
+  // above, each barrier walks its routes again, rather than a small trace of very many ranks
+  // taking hundreds of megabytes.
+  static constexpr std::size_t kMaxKeptLatencies = std::size_t{1} << 22;
+
   // The latencies the problem's barrier algorithm needs under `mapping`: linear, each rank's
-  // to and from rank 0; dissemination, each round's from v - 2^k to v.
-  BarrierTimes(const Problem& problem, const Network& router, const Mapping& mapping);
+  // to and from rank 0; dissemination, each round's from v - 2^k to v (up to `maxKept`).
+  BarrierTimes(const Problem& problem, const Network& router, const Mapping& mapping,
+               std::size_t maxKept = kMaxKeptLatencies);
 
   // `t`: when each rank reaches the barrier; on return, when each leaves it.
   void release(std::vector<double>& t) const;
