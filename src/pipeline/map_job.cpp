@@ -15,15 +15,6 @@ namespace {
 constexpr double kFlowRankingReserve = 16;
 constexpr double kFlowRankingShare = 0.25;
 
-// Whether two program steps follow each other without a barrier between them (sets split
-// from one step for the engines are one step).
-bool stepsOverlap(const Problem& problem) {
-  for (std::size_t k = 1; k < problem.barrierBefore.size(); ++k)
-    if (!problem.barrierBefore[k] && (problem.sameStep.empty() || !problem.sameStep[k]))
-      return true;
-  return false;
-}
-
 double secondsSince(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
@@ -113,11 +104,10 @@ MapResult mapJob(const Job& job, const MapJobOptions& o) {
         bestScores = &c.scores;
         result.from = c.name;
       }
-      // Then, on full nodes with steps that run into each other, swaps the flow model finds
-      // faster, where it simulated the whole trace and a pass of them is affordable
-      // (flow_descent.hpp). With one rank per node, or a barrier between every two steps,
-      // no swap of the peers bench's tac3 maps gains 0.1% (docs/validation.md).
-      if (!ranking->sampled && job.model.ranksPerNode > 1 && stepsOverlap(job.problem))
+      // Then, on full nodes, swaps the flow model finds faster, where it simulated the whole
+      // trace and a pass of them is affordable (flow_descent.hpp). With one rank per node no
+      // swap of the peers bench's tac3 maps gains 0.1% (docs/validation.md).
+      if (!ranking->sampled && job.model.ranksPerNode > 1)
         if (std::optional<FlowDescent> d =
                 flowSwapDescent(job.problem, job.router, *best, kFlowDescentMessages,
                                 job.flowMaxWork, limit.atOrNever());
