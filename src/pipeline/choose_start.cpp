@@ -141,25 +141,29 @@ ChosenStart chooseStart(const Problem& problem, const Network& router, Objective
     }
   }
   const std::size_t built = result.candidates.size();  // the named starts built
+  Schedule tahb = quickHopBytesSchedule(schedule);
+  // The quick hop-bytes search from named start i with `searchSeed`, NAME, sharing what is
+  // left of the starts' time equally with `parts` - 1 more searches, less the time to score
+  // its result; skipped once that time is up. Whether it ran.
+  const auto quickSearch = [&](std::size_t i, std::uint64_t searchSeed, const std::string& name,
+                               std::size_t parts) {
+    const bool runs = !until.expired();
+    if (runs) {
+      tahb.deadline = until.split(static_cast<int>(parts)).reserve(result.scoringSeconds);
+      addHopBytesSearch(problem, router, tahb, searchSeed, i, name, result);
+    } else {
+      result.skipped.push_back(name);
+      result.timeLimited = true;
+    }
+    stepDone();
+    return runs;
+  };
   // A hop-bytes search from each named start: cheap (tahb trials are the fastest), and on
   // plateaus of the contention objective where it ends depends on where it began.
   if (searches) {
-    Schedule tahb = quickHopBytesSchedule(schedule);
     const std::size_t starts = result.candidates.size();
-    for (std::size_t i = 0; i < starts; ++i) {
-      const std::string name = "tahb-search from " + result.candidates[i].name;
-      if (until.expired()) {
-        result.skipped.push_back(name);
-        result.timeLimited = true;
-        stepDone();
-        continue;
-      }
-      // An equal share of what is left (with the deep search below), less the time to score
-      // the search's result.
-      tahb.deadline = until.split(static_cast<int>(starts - i + 1)).reserve(result.scoringSeconds);
-      addHopBytesSearch(problem, router, tahb, seed, i, name, result);
-      stepDone();
-    }
+    for (std::size_t i = 0; i < starts; ++i)  // the deep search below takes one more share
+      quickSearch(i, seed, "tahb-search from " + result.candidates[i].name, starts - i + 1);
     deepHopBytesSearch(problem, router, schedule, seed, until,
                        refines ? static_cast<int>(2 * built) : 0, result);
     stepDone();
@@ -202,25 +206,15 @@ ChosenStart chooseStart(const Problem& problem, const Network& router, Objective
   // NPB SP class W: the four seeds' maps from identity, tofu-default and graph simulate 33.3 to
   // 35.0 ms in the flow model, the first seed's best 34.2, the tahb map 33.8.
   if (extraSeeds) {
-    Schedule tahb = quickHopBytesSchedule(schedule);
     const std::size_t searchesLeft = built * kFlowOnlySeeds;
     std::size_t done = 0;
     for (std::uint64_t extra = 1; extra <= kFlowOnlySeeds; ++extra)
-      for (std::size_t i = 0; i < built; ++i, ++done) {
-        const std::string name = "tahb-search from " + result.candidates[i].name + " (seed " +
-                                 std::to_string(seed + extra) + ")";
-        if (until.expired()) {
-          result.skipped.push_back(name);
-          result.timeLimited = true;
-          stepDone();
-          continue;
-        }
-        tahb.deadline =
-            until.split(static_cast<int>(searchesLeft - done)).reserve(result.scoringSeconds);
-        addHopBytesSearch(problem, router, tahb, seed + extra, i, name, result);
-        result.candidates.back().mayStart = false;
-        stepDone();
-      }
+      for (std::size_t i = 0; i < built; ++i, ++done)
+        if (quickSearch(i, seed + extra,
+                        "tahb-search from " + result.candidates[i].name + " (seed " +
+                            std::to_string(seed + extra) + ")",
+                        searchesLeft - done))
+          result.candidates.back().mayStart = false;
   }
   result.chosen = lowest(result.candidates, objective);
   result.seconds = since(began);

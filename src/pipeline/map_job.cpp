@@ -114,8 +114,7 @@ MapResult mapJob(const Job& job, const MapJobOptions& o) {
             d && d->swaps > 0) {
           result.flowSwaps = d->swaps;
           result.mapping = std::move(d->mapping);
-          result.scores = job.withTimeline(evaluateExact(job.problem, job.router, result.mapping),
-                                           result.mapping);
+          result.scores = job.score(result.mapping);
           return result;
         }
     }
