@@ -10,6 +10,7 @@ const std::vector<std::unique_ptr<InitialMapper>>& initialMappers() {
     list.push_back(makeTofuDefaultMapper());
     list.push_back(makeGeometricMapper());
     list.push_back(makeNodeFoldMapper());
+    list.push_back(makeLayerFoldMapper());
     list.push_back(makeGraphMapper());
     return list;
   }();

@@ -1,0 +1,95 @@
+// The layer-fold start (src/initial/layer_fold.cpp): with K ranks per node, a block of ranks
+// per slot, each slot's layer turned by a symmetry of the box. On CG-64 with every slot used
+// on a cube of nodes it is valid, fills every slot, sends no two messages of a row step over
+// one link (block placement sends a node's K messages over one), beats block and round-robin
+// placement under tac3 and is the same every time; it says why it does not apply elsewhere.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "tac3map/gen/cg_pattern.hpp"
+#include "tac3map/initial/initial_mapper.hpp"
+#include "tac3map/model/objective.hpp"
+#include "test_support.hpp"
+
+namespace tac3map {
+namespace {
+
+// Directed links carrying more than one of the messages rank -> rank ^ bit (a CG row step).
+int sharedLinks(const Problem& p, const Network& router, const Mapping& m, int bit) {
+  std::map<LinkId, int> load;
+  for (std::size_t i = 0; i < p.realCommunications; ++i)
+    if (p.dst[i] == (p.src[i] ^ bit))
+      for (LinkId link : router.route(m.nodeOfTask[p.src[i]], m.nodeOfTask[p.dst[i]])) ++load[link];
+  int shared = 0;
+  for (const auto& [link, messages] : load) shared += messages > 1;
+  return shared;
+}
+
+struct Case {
+  const char* shape;
+  int k;
+};
+
+TEST(LayerFold, SendsEachRowStepOverDistinctLinksOnACubeOfNodes) {
+  const Machine fx10 = testing::fx10();
+  const auto fold = makeLayerFoldMapper();
+  // CG-64 (an 8x8 grid: row steps flip bits 4, 2 and 1 of the rank) on a 4-cube with four
+  // ranks per node and on a 5-cube with two.
+  for (const Case& c : {Case{"1x2x2x2x1x2", 4}, Case{"2x2x2x2x1x2", 2}}) {
+    SCOPED_TRACE(c.shape);
+    const Box box = makeBox(fx10, c.shape);
+    const Network router(fx10, box);
+    const Problem p = generateCgProblem(CgOptions{}, makeModel(fx10, 0, c.k));
+    const Allocation whole = Allocation::wholeBox(box.nodeCount, c.k);
+    ASSERT_EQ(p.tasks, box.nodeCount * c.k);
+    const StartContext context{fx10, box, p, router, whole, {}};
+    ASSERT_EQ(fold->whyNot(context), "");
+    const Mapping m = fold->build(context);
+    checkMapping(m, box, "layer-fold", c.k);
+    std::set<std::pair<int, int>> places;
+    for (int t = 0; t < p.tasks; ++t) places.insert({m.nodeOfTask[t], m.slotOf(t)});
+    EXPECT_EQ(static_cast<int>(places.size()), p.tasks);  // every slot used once
+    const Mapping block = whole.block(p.tasks);
+    for (int bit : {4, 2, 1}) {
+      SCOPED_TRACE(bit);
+      EXPECT_EQ(sharedLinks(p, router, m, bit), 0);
+    }
+    // Block placement keeps bit 1's partners (and with K = 4 bit 2's) on the node and sends
+    // the node's messages of the next step to one node, over one link.
+    EXPECT_GT(sharedLinks(p, router, block, c.k == 4 ? 4 : 2), 0);
+    const ExactScores scores = evaluateExact(p, router, m);
+    for (const Mapping& other : {block, whole.roundRobin(p.tasks)})
+      EXPECT_LT(scores.tac3ByteCounts, evaluateExact(p, router, other).tac3ByteCounts);
+    const Mapping again = fold->build(context);
+    EXPECT_EQ(again.nodeOfTask, m.nodeOfTask);
+    EXPECT_EQ(again.slotOfTask, m.slotOfTask);
+  }
+}
+
+TEST(LayerFold, SaysWhyItDoesNotApply) {
+  const Machine fx10 = testing::fx10();
+  const auto fold = makeLayerFoldMapper();
+  const Box box = makeBox(fx10, "1x2x2x2x1x2");
+  const Network router(fx10, box);
+  const Problem cg = generateCgProblem(CgOptions{}, makeModel(fx10, 0, 4));
+  EXPECT_EQ(fold->whyNot({fx10, box, cg, router, Allocation::wholeBox(box.nodeCount, 1), {}})
+                .rfind("one rank per node", 0),
+            0u);
+  EXPECT_EQ(
+      fold->whyNot({fx10, box, cg, router, Allocation::ofNodes({0, 1}, box.nodeCount, 32), {}}),
+      "the job is a node table, not a box");
+  CgOptions sixteen;
+  sixteen.ranks = 16;
+  EXPECT_EQ(fold->whyNot({fx10,
+                          box,
+                          generateCgProblem(sixteen),
+                          router,
+                          Allocation::wholeBox(box.nodeCount, 4),
+                          {}}),
+            "the ranks fit one per node: one layer");
+}
+
+}  // namespace
+}  // namespace tac3map
