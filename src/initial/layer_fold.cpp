@@ -54,32 +54,32 @@ struct View {
 };
 
 View viewOf(const Box& box) {
+  // Where each view axis comes from: a box axis, and -1 for its coordinate or 0, 1 for that
+  // bit of the coordinate's Gray code (a ring of four).
+  struct Source {
+    int axis, bit;
+  };
   View v;
-  std::vector<int> source;  // box axis of each view axis; -1 - axis: the ring's second bit
+  std::vector<Source> sources;
   for (int a = 0; a < box.axisCount(); ++a) {
     if (box.wrap[a] && box.shape[a] == 4) {
       v.shape.insert(v.shape.end(), {2, 2});
       v.wrap.insert(v.wrap.end(), {false, false});
-      source.insert(source.end(), {a, -1 - a});
+      sources.insert(sources.end(), {{a, 0}, {a, 1}});
     } else {
       v.shape.push_back(box.shape[a]);
       v.wrap.push_back(box.wrap[a]);
-      source.push_back(a);
+      sources.push_back({a, -1});
     }
   }
   v.coordinates.resize(static_cast<std::size_t>(box.nodeCount));
   v.node.resize(static_cast<std::size_t>(box.nodeCount));
   for (int n = 0; n < box.nodeCount; ++n) {
     const std::vector<int> c = box.coordinatesOf(n);
-    std::vector<int> w(v.shape.size());
+    std::vector<int> w(sources.size());
     for (std::size_t i = 0; i < w.size(); ++i) {
-      if (source[i] >= 0 && !(box.wrap[source[i]] && box.shape[source[i]] == 4)) {
-        w[i] = c[source[i]];
-        continue;
-      }
-      const int position = c[source[i] >= 0 ? source[i] : -1 - source[i]];
-      const int code = position ^ (position >> 1);
-      w[i] = source[i] >= 0 ? code & 1 : code >> 1;
+      const int x = c[sources[i].axis];
+      w[i] = sources[i].bit < 0 ? x : ((x ^ (x >> 1)) >> sources[i].bit) & 1;
     }
     const int id = v.id(w);
     v.node[id] = n;
@@ -96,29 +96,73 @@ struct Symmetry {
   std::vector<int> shift;
 };
 
-// Every permutation of the axes that sends each axis to one of the same size and kind (wrap),
-// the identity first. An axis of two nodes has one link each way, torus or not (its routes
-// take the + way on a tie, network.cpp), so it pairs with any other of two.
+// Axes a symmetry may exchange: of one size and kind (wrap). An axis of two nodes has one link
+// each way, torus or not (its routes take the + way on a tie, network.cpp), so it pairs with
+// any other of two.
+bool sameKind(const View& view, int a, int b) {
+  return view.shape[a] == view.shape[b] && (view.shape[a] <= 2 || view.wrap[a] == view.wrap[b]);
+}
+
+// At most this many axis permutations are listed and drawn from; a box with more (more than
+// eight axes of one kind) draws each permutation class by class instead.
+constexpr std::uint64_t kMaxListedPermutations = 40320;
+
+void listPermutations(const View& view, std::vector<int>& order, std::vector<bool>& used,
+                      std::vector<std::vector<int>>& out) {
+  const int a = static_cast<int>(order.size());
+  if (a == view.axisCount()) {
+    out.push_back(order);
+    return;
+  }
+  for (int t = 0; t < view.axisCount(); ++t)
+    if (!used[t] && sameKind(view, a, t)) {
+      used[t] = true;
+      order.push_back(t);
+      listPermutations(view, order, used, out);
+      order.pop_back();
+      used[t] = false;
+    }
+}
+
+// Every permutation of the axes that sends each axis to one of its kind, in lexicographic
+// order (the identity first); none when there are more than kMaxListedPermutations.
 std::vector<std::vector<int>> axisPermutations(const View& view) {
-  const int n = view.axisCount();
-  std::vector<int> order(static_cast<std::size_t>(n));
-  std::iota(order.begin(), order.end(), 0);
+  std::uint64_t count = 1;
+  for (int a = 0; a < view.axisCount(); ++a) {
+    std::uint64_t before = 0;  // axes of a's kind before it: a's choices are the others
+    for (int b = 0; b < a; ++b) before += sameKind(view, a, b);
+    count *= before + 1;
+    if (count > kMaxListedPermutations) return {};
+  }
   std::vector<std::vector<int>> out;
-  do {
-    bool same = true;
-    for (int a = 0; a < n && same; ++a)
-      same = view.shape[a] == view.shape[order[a]] &&
-             (view.shape[a] <= 2 || view.wrap[a] == view.wrap[order[a]]);
-    if (same) out.push_back(order);
-  } while (std::next_permutation(order.begin(), order.end()));
+  std::vector<int> order;
+  std::vector<bool> used(static_cast<std::size_t>(view.axisCount()));
+  listPermutations(view, order, used, out);
   return out;
+}
+
+// A permutation drawn class by class (Fisher-Yates within each kind of axis).
+std::vector<int> drawPermutation(const View& view, Rng& rng) {
+  const int n = view.axisCount();
+  std::vector<int> target(static_cast<std::size_t>(n), -1);
+  for (int a = 0; a < n; ++a) {
+    if (target[a] >= 0) continue;
+    std::vector<int> kind;
+    for (int b = a; b < n; ++b)
+      if (target[b] < 0 && sameKind(view, a, b)) kind.push_back(b);
+    std::vector<int> image = kind;
+    for (std::size_t i = image.size(); i > 1; --i) std::swap(image[i - 1], image[rng.below(i)]);
+    for (std::size_t i = 0; i < kind.size(); ++i) target[kind[i]] = image[i];
+  }
+  return target;
 }
 
 Symmetry randomSymmetry(const View& view, const std::vector<std::vector<int>>& permutations,
                         Rng& rng) {
   const auto axes = static_cast<std::size_t>(view.axisCount());
-  Symmetry s{permutations[rng.below(permutations.size())], std::vector<bool>(axes),
-             std::vector<int>(axes)};
+  Symmetry s{permutations.empty() ? drawPermutation(view, rng)
+                                  : permutations[rng.below(permutations.size())],
+             std::vector<bool>(axes), std::vector<int>(axes)};
   for (std::size_t a = 0; a < axes; ++a) {
     s.flip[a] = view.shape[a] > 1 && rng.below(2) == 1;
     if (view.wrap[a] && view.shape[a] > 2)
