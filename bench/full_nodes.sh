@@ -3,7 +3,9 @@
 # For each case, `map` (default options: --init auto, tac3) with seeds 1, 2, 3, and the tac3
 # score of each result; beside them the block, round-robin and Scotch (graph) maps, read from
 # seed 1's report (its --init auto candidates). Prints one line per case:
-#   case  block  round-robin  scotch  seed1  seed2  seed3  spread  vs-best-launcher
+#   case  block  round-robin  scotch  seed1  seed2  seed3  spread  vs-best-launcher  map[s]  flow1
+# flow1: the flow model's length of seed 1's map (the referee's figure, within 0.1% of SimGrid
+# on FX10 boxes, docs/validation.md);
 # scores in µs per iteration; spread = worst seed / best seed - 1; vs-best = worst seed / best
 # of block, round-robin and Scotch (<= 1: never worse). docs/search.md records runs.
 #
@@ -30,7 +32,7 @@ mkdir -p "$out"
 awk '{ print } $2 == "sendrecv" { print $1 " barrier" }' "$out/cg64.trace" > "$out/cg64-b.trace"
 printf '%-9s %8s %8s %8s' case block rr scotch
 for s in $SEEDS; do printf ' %8s' "seed$s"; done
-printf ' %7s %7s %6s\n' spread vs-best 'map[s]'
+printf ' %7s %7s %6s %8s\n' spread vs-best 'map[s]' flow1
 for c in $CASES; do
   trace=cg64
   case ${c%-b} in
@@ -60,8 +62,8 @@ launch = [starts.get(n) for n in ("identity", "round-robin", "graph")]
 seeds = [r["scores"]["tac3"] for r in runs]
 us = lambda v: "%8.1f" % (v * 1e6) if v is not None else "%8s" % "-"
 best_launch = min(v for v in launch if v is not None)
-print("%-9s %s %s %7.3f %7.3f %6.1f" % (case, " ".join(us(v) for v in launch),
+print("%-9s %s %s %7.3f %7.3f %6.1f %s" % (case, " ".join(us(v) for v in launch),
       " ".join(us(v) for v in seeds), max(seeds) / min(seeds) - 1, max(seeds) / best_launch,
-      seconds / len(runs)))
+      seconds / len(runs), us(runs[0]["scores"].get("flow"))))
 PY
 done
