@@ -1,8 +1,8 @@
 // The layer-fold start (--init layer-fold, issue 24): K > 1 ranks per node, ranks in layers.
 // Layer l holds ranks l*M .. l*M + M - 1 (M = the box's nodes), or every L-th rank from l, in
-// slot l of every node; layer 0 goes onto the nodes in id order (of the view below), layer l
-// onto the image of that order under a symmetry of the box (axes of one size and kind
-// exchanged, axes reversed, rings turned), and the symmetries are searched by tac3.
+// slot l of every node, one rank per node. Each layer is laid out by its own order of the
+// box's axes (its places enumerate them, first fastest), each axis possibly reversed or turned
+// round its ring; the layouts are searched by tac3, and the flow model picks among the best.
 //
 // Why: on a full node, the ranks of a node that send in one step share its links. Blocks of
 // K cells (node-fold, block placement) keep some partners in the node but send the others
@@ -10,40 +10,45 @@
 // themselves (a CG row, a slab) laid out once per slot, each slot turned another way, sends
 // the node's K messages of a step along K different links. On CG-64 with K = 4 on FX10
 // 1x2x2x2x1x2 (a 4-cube of nodes), the three row steps then load every link once:
-// 1.29 ms in SimGrid, where the annealing's best stayed at 1.53 ms and the best of block,
+// 1.26 ms in SimGrid, where the annealing's best stayed at 1.53 ms and the best of block,
 // round-robin and Scotch runs 1.97 ms; with K = 2 on 2x2x2x2x1x2, 0.843 ms, one rank per
 // node's bound (docs/validation.md).
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "tac3map/base/random.hpp"
 #include "tac3map/initial/initial_mapper.hpp"
+#include "tac3map/model/flow.hpp"
 #include "tac3map/model/objective.hpp"
 #include "tac3map/search/objectives.hpp"
 
 namespace tac3map {
 namespace {
 
-// The symmetries are searched by scoring whole mappings: at most this many communications
+// The layouts are searched by scoring whole mappings: at most this many communications
 // scored in all (CG-64: 256 communications and 64 ranks, 13,107 scorings, about 0.6 s; four
-// times as many found no better symmetries on the peers bench's boxes).
+// times as many found no better layouts on the peers bench's boxes).
 constexpr std::uint64_t kLayerFoldWork = std::uint64_t{1} << 22;
-// Independent climbs (two from the identity, the others from random symmetries), and the
-// fewest scorings worth a climb.
+// Independent climbs (two from id order, one per kind of layer; the others from random
+// layouts), and the fewest scorings worth a climb.
 constexpr int kLayerFoldClimbs = 8;
 constexpr std::uint64_t kLayerFoldMinSteps = 16;
+// The climbs' ends of the lowest tac3 are told apart by the flow model up to this many
+// simulated messages (CG-64: 256).
+constexpr std::size_t kLayerFoldFlowMessages = std::size_t{1} << 16;
 // A start does not depend on --seed (its candidates compete before the search draws).
 constexpr std::uint64_t kLayerFoldSeed = 0x1a7e2f01d;
 
-// The box as the symmetries see it: its axes, except that a ring of four nodes is two axes
-// of two (Gray code: positions 0, 1, 2, 3 are 00, 01, 11, 10, so each step round the ring
-// changes one of them). A ring of four is a square; as two axes its symmetries mix it with
-// the box's other axes of two (FX10's X ring with A and C), which its own turns cannot.
+// The box as the layouts see it: its axes of more than one node, except that a ring of four
+// nodes is two axes of two (Gray code: positions 0, 1, 2, 3 are 00, 01, 11, 10, so each step
+// round the ring changes one of them). A ring of four is a square; as two axes of two a
+// layout can put a binary step of the ranks on either side of it (FX10's X ring beside A and
+// C), which an order of whole axes cannot.
 struct View {
   std::vector<int> shape;
   std::vector<bool> wrap;
-  std::vector<std::vector<int>> coordinates;  // per node id of the view (first axis fastest)
-  std::vector<int> node;                      // box node of each view id
+  std::vector<int> node;  // box node of each view id (first axis fastest)
 
   int axisCount() const { return static_cast<int>(shape.size()); }
   int id(const std::vector<int>& c) const {
@@ -66,13 +71,12 @@ View viewOf(const Box& box) {
       v.shape.insert(v.shape.end(), {2, 2});
       v.wrap.insert(v.wrap.end(), {false, false});
       sources.insert(sources.end(), {{a, 0}, {a, 1}});
-    } else {
+    } else if (box.shape[a] > 1) {
       v.shape.push_back(box.shape[a]);
       v.wrap.push_back(box.wrap[a]);
       sources.push_back({a, -1});
     }
   }
-  v.coordinates.resize(static_cast<std::size_t>(box.nodeCount));
   v.node.resize(static_cast<std::size_t>(box.nodeCount));
   for (int n = 0; n < box.nodeCount; ++n) {
     const std::vector<int> c = box.coordinatesOf(n);
@@ -81,88 +85,65 @@ View viewOf(const Box& box) {
       const int x = c[sources[i].axis];
       w[i] = sources[i].bit < 0 ? x : ((x ^ (x >> 1)) >> sources[i].bit) & 1;
     }
-    const int id = v.id(w);
-    v.node[id] = n;
-    v.coordinates[id] = std::move(w);
+    v.node[v.id(w)] = n;
   }
   return v;
 }
 
-// A symmetry of the view: coordinate a goes to axis target[a], reversed when flip[a], then
-// turned by shift[a] places round a ring (torus axes of more than two nodes).
-struct Symmetry {
-  std::vector<int> target;
+// How a layer is laid out: its places enumerate the view's axes in `order` (first fastest),
+// then axis a is reversed when flip[a] and turned by shift[a] places round a ring (torus axes
+// of more than two nodes). With every axis of one size these are the box's symmetries.
+struct Layout {
+  std::vector<int> order;
   std::vector<bool> flip;
   std::vector<int> shift;
 };
 
-// Axes a symmetry may exchange: of one size and kind (wrap). An axis of two nodes has one link
-// each way, torus or not (its routes take the + way on a tie, network.cpp), so it pairs with
-// any other of two.
-bool sameKind(const View& view, int a, int b) {
-  return view.shape[a] == view.shape[b] && (view.shape[a] <= 2 || view.wrap[a] == view.wrap[b]);
-}
+// At most this many orders of the axes are listed and drawn from; a box with more (more than
+// eight axes, counting a ring of four as two) draws each order afresh instead.
+constexpr std::uint64_t kMaxListedOrders = 40320;
 
-// At most this many axis permutations are listed and drawn from; a box with more (more than
-// eight axes of one kind) draws each permutation class by class instead.
-constexpr std::uint64_t kMaxListedPermutations = 40320;
-
-void listPermutations(const View& view, std::vector<int>& order, std::vector<bool>& used,
-                      std::vector<std::vector<int>>& out) {
-  const int a = static_cast<int>(order.size());
-  if (a == view.axisCount()) {
+void listOrders(int n, std::vector<int>& order, std::vector<bool>& used,
+                std::vector<std::vector<int>>& out) {
+  if (static_cast<int>(order.size()) == n) {
     out.push_back(order);
     return;
   }
-  for (int t = 0; t < view.axisCount(); ++t)
-    if (!used[t] && sameKind(view, a, t)) {
+  for (int t = 0; t < n; ++t)
+    if (!used[t]) {
       used[t] = true;
       order.push_back(t);
-      listPermutations(view, order, used, out);
+      listOrders(n, order, used, out);
       order.pop_back();
       used[t] = false;
     }
 }
 
-// Every permutation of the axes that sends each axis to one of its kind, in lexicographic
-// order (the identity first); none when there are more than kMaxListedPermutations.
-std::vector<std::vector<int>> axisPermutations(const View& view) {
+// Every order of the view's axes, lexicographic (the identity first); none when there are
+// more than kMaxListedOrders.
+std::vector<std::vector<int>> axisOrders(const View& view) {
   std::uint64_t count = 1;
-  for (int a = 0; a < view.axisCount(); ++a) {
-    std::uint64_t before = 0;  // axes of a's kind before it: a's choices are the others
-    for (int b = 0; b < a; ++b) before += sameKind(view, a, b);
-    count *= before + 1;
-    if (count > kMaxListedPermutations) return {};
-  }
+  for (int a = 2; a <= view.axisCount(); ++a)
+    if ((count *= static_cast<std::uint64_t>(a)) > kMaxListedOrders) return {};
   std::vector<std::vector<int>> out;
   std::vector<int> order;
   std::vector<bool> used(static_cast<std::size_t>(view.axisCount()));
-  listPermutations(view, order, used, out);
+  listOrders(view.axisCount(), order, used, out);
   return out;
 }
 
-// A permutation drawn class by class (Fisher-Yates within each kind of axis).
-std::vector<int> drawPermutation(const View& view, Rng& rng) {
-  const int n = view.axisCount();
-  std::vector<int> target(static_cast<std::size_t>(n), -1);
-  for (int a = 0; a < n; ++a) {
-    if (target[a] >= 0) continue;
-    std::vector<int> kind;
-    for (int b = a; b < n; ++b)
-      if (target[b] < 0 && sameKind(view, a, b)) kind.push_back(b);
-    std::vector<int> image = kind;
-    for (std::size_t i = image.size(); i > 1; --i) std::swap(image[i - 1], image[rng.below(i)]);
-    for (std::size_t i = 0; i < kind.size(); ++i) target[kind[i]] = image[i];
-  }
-  return target;
+// An order drawn afresh (Fisher-Yates).
+std::vector<int> drawOrder(const View& view, Rng& rng) {
+  std::vector<int> order(static_cast<std::size_t>(view.axisCount()));
+  std::iota(order.begin(), order.end(), 0);
+  for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+  return order;
 }
 
-Symmetry randomSymmetry(const View& view, const std::vector<std::vector<int>>& permutations,
-                        Rng& rng) {
+Layout randomLayout(const View& view, const std::vector<std::vector<int>>& orders, Rng& rng) {
   const auto axes = static_cast<std::size_t>(view.axisCount());
-  Symmetry s{permutations.empty() ? drawPermutation(view, rng)
-                                  : permutations[rng.below(permutations.size())],
-             std::vector<bool>(axes), std::vector<int>(axes)};
+  Layout s{orders.empty() ? drawOrder(view, rng) : orders[rng.below(orders.size())],
+           std::vector<bool>(axes), std::vector<int>(axes)};
   for (std::size_t a = 0; a < axes; ++a) {
     s.flip[a] = view.shape[a] > 1 && rng.below(2) == 1;
     if (view.wrap[a] && view.shape[a] > 2)
@@ -171,19 +152,23 @@ Symmetry randomSymmetry(const View& view, const std::vector<std::vector<int>>& p
   return s;
 }
 
-Symmetry identitySymmetry(const View& view) {
+Layout idOrderLayout(const View& view) {
   const auto axes = static_cast<std::size_t>(view.axisCount());
-  Symmetry s{std::vector<int>(axes), std::vector<bool>(axes), std::vector<int>(axes)};
-  std::iota(s.target.begin(), s.target.end(), 0);
+  Layout s{std::vector<int>(axes), std::vector<bool>(axes), std::vector<int>(axes)};
+  std::iota(s.order.begin(), s.order.end(), 0);
   return s;
 }
 
-// The box node that view place `place` goes to under `s`.
-int image(const View& view, const Symmetry& s, int place, std::vector<int>& scratch) {
-  const std::vector<int>& coordinates = view.coordinates[place];
-  for (int a = 0; a < view.axisCount(); ++a) {
-    const int c = s.flip[a] ? view.shape[a] - 1 - coordinates[a] : coordinates[a];
-    scratch[s.target[a]] = (c + s.shift[a]) % view.shape[a];
+// The box node of place `place` of a layer laid out by `s`: the place's digits in the mixed
+// radix of the view's axes taken in s.order (first fastest) are its coordinates on those axes,
+// each reversed and turned as `s` says.
+int image(const View& view, const Layout& s, int place, std::vector<int>& scratch) {
+  for (int axis : s.order) {
+    const int size = view.shape[axis];
+    int c = place % size;
+    place /= size;
+    if (s.flip[axis]) c = size - 1 - c;
+    scratch[axis] = (c + s.shift[axis]) % size;
   }
   return view.node[view.id(scratch)];
 }
@@ -192,10 +177,10 @@ int image(const View& view, const Symmetry& s, int place, std::vector<int>& scra
 // layers (ranks a launcher would put on one node, split over nodes).
 enum class Layers { Blocks, Strided };
 
-// Rank r: its layer and its place in the layer; the node of that place in id order, moved by
-// the layer's symmetry; the slot is the layer.
+// Rank r: its layer and its place in the layer; the node of that place in the layer's
+// layout; the slot is the layer.
 Mapping layOut(const StartContext& c, const View& view, Layers kind,
-               const std::vector<Symmetry>& layers) {
+               const std::vector<Layout>& layers) {
   const int m = c.box.nodeCount, count = static_cast<int>(layers.size());
   Mapping out(std::vector<int>(c.problem.tasks), std::vector<int>(c.problem.tasks));
   std::vector<int> scratch(static_cast<std::size_t>(view.axisCount()));
@@ -208,12 +193,41 @@ Mapping layOut(const StartContext& c, const View& view, Layers kind,
   return out;
 }
 
+struct Final {
+  Mapping mapping;
+  ExactScores scores;
+};
+
+// Of the climbs' ends, those of the lowest tac3; of them, the one the flow model finds fastest
+// where it simulates the trace within kLayerFoldFlowMessages (the maps of one tac3 run apart:
+// which step's messages meet which on a link), else the best by tac3's ties (shared links,
+// byte-hops). The first on a tie.
+Mapping fastestOfBest(const StartContext& c, std::vector<Final>& finals) {
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < finals.size(); ++i)
+    if (isBetter(finals[i].scores, finals[best].scores, ObjectiveKind::Tac3)) best = i;
+  const auto tac3 = objectiveValue(finals[best].scores, ObjectiveKind::Tac3);
+  std::optional<double> fastest;
+  std::size_t chosen = best;
+  for (std::size_t i = 0; i < finals.size(); ++i) {
+    if (objectiveValue(finals[i].scores, ObjectiveKind::Tac3) != tac3) continue;
+    const std::optional<double> f =
+        flowSeconds(c.problem, c.router, finals[i].mapping, kLayerFoldFlowMessages);
+    if (!f) return std::move(finals[best].mapping);
+    if (!fastest || *f < *fastest) {
+      fastest = f;
+      chosen = i;
+    }
+  }
+  return std::move(finals[chosen].mapping);
+}
+
 class LayerFoldMapper : public InitialMapper {
  public:
   const char* name() const override { return "layer-fold"; }
   const char* description() const override {
-    return "K > 1: a layer of ranks per slot, one rank per node, each layer turned by a symmetry "
-           "of the box";
+    return "K > 1: a layer of ranks per slot, one rank per node, each laid out along its own "
+           "order of the box's axes";
   }
   std::string whyNot(const StartContext& c) const override {
     if (c.allocation.slotsPerNode() < 2) return "one rank per node: nothing to layer";
@@ -225,7 +239,7 @@ class LayerFoldMapper : public InitialMapper {
   Mapping build(const StartContext& c) const override {
     const int layers = (c.problem.tasks + c.box.nodeCount - 1) / c.box.nodeCount;
     const View view = viewOf(c.box);
-    const std::vector<std::vector<int>> permutations = axisPermutations(view);
+    const std::vector<std::vector<int>> orders = axisOrders(view);
     const std::uint64_t cost =
         static_cast<std::uint64_t>(c.problem.realCommunications) + c.problem.tasks;
     // A large job gets fewer climbs, down to the two from the identity (then possibly not a
@@ -235,20 +249,18 @@ class LayerFoldMapper : public InitialMapper {
         scorings / kLayerFoldMinSteps, 2, static_cast<std::uint64_t>(kLayerFoldClimbs)));
     const std::uint64_t steps = scorings / static_cast<std::uint64_t>(climbs);
     Rng rng(kLayerFoldSeed);
-    Mapping best;
-    ExactScores bestScores;
+    std::vector<Final> finals;
     for (int climb = 0; climb < climbs; ++climb) {
       const Layers kind = climb % 2 == 0 ? Layers::Blocks : Layers::Strided;
-      // Layer 0 stays in id order: turning every layer alike gives the same loads.
-      std::vector<Symmetry> s(static_cast<std::size_t>(layers), identitySymmetry(view));
+      std::vector<Layout> s(static_cast<std::size_t>(layers), idOrderLayout(view));
       if (climb > 1)
-        for (int l = 1; l < layers; ++l) s[l] = randomSymmetry(view, permutations, rng);
+        for (Layout& layer : s) layer = randomLayout(view, orders, rng);
       Mapping m = layOut(c, view, kind, s);
       ExactScores scores = evaluateExact(c.problem, c.router, m);
       for (std::uint64_t step = 0; step < steps; ++step) {
-        const int l = 1 + static_cast<int>(rng.below(static_cast<std::uint64_t>(layers - 1)));
-        Symmetry old = std::move(s[l]);
-        s[l] = randomSymmetry(view, permutations, rng);
+        const auto l = static_cast<std::size_t>(rng.below(static_cast<std::uint64_t>(layers)));
+        Layout old = std::move(s[l]);
+        s[l] = randomLayout(view, orders, rng);
         Mapping trial = layOut(c, view, kind, s);
         const ExactScores t = evaluateExact(c.problem, c.router, trial);
         if (isBetter(scores, t, ObjectiveKind::Tac3)) {
@@ -258,12 +270,9 @@ class LayerFoldMapper : public InitialMapper {
         m = std::move(trial);
         scores = t;
       }
-      if (best.nodeOfTask.empty() || isBetter(scores, bestScores, ObjectiveKind::Tac3)) {
-        best = std::move(m);
-        bestScores = scores;
-      }
+      finals.push_back({std::move(m), scores});
     }
-    return best;
+    return fastestOfBest(c, finals);
   }
 };
 

@@ -1,5 +1,5 @@
-// The layer-fold start (src/initial/layer_fold.cpp): with K ranks per node, a block of ranks
-// per slot, each slot's layer turned by a symmetry of the box. On CG-64 with every slot used
+// The layer-fold start (src/initial/layer_fold.cpp): with K ranks per node, a layer of ranks
+// per slot, each laid out by its own order of the box's axes. On CG-64 with every slot used
 // on a cube of nodes it is valid, fills every slot, sends no two messages of a row step over
 // one link (block placement sends a node's K messages over one), beats block and round-robin
 // placement under tac3 and is the same every time; it says why it does not apply elsewhere.
@@ -70,9 +70,9 @@ TEST(LayerFold, SendsEachRowStepOverDistinctLinksOnACubeOfNodes) {
   }
 }
 
-// Nine axes of two nodes: 9! permutations of one kind, too many to list; the start draws them
-// kind by kind and still lays out a valid mapping with every slot used once.
-TEST(LayerFold, DrawsSymmetriesOnBoxesWithManyAxesOfOneKind) {
+// Nine axes of two nodes: 9! orders of the axes, too many to list; the start draws them afresh
+// and still lays out a valid mapping with every slot used once.
+TEST(LayerFold, DrawsOrdersOnBoxesWithManyAxes) {
   const Machine cube = testing::simpleMachine(std::vector<int>(9, 2), std::vector<bool>(9));
   const Box box = makeBox(cube, cube.shapeText());
   const Network router(cube, box);

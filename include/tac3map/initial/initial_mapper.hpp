@@ -42,8 +42,8 @@ class InitialMapper {
 
 // Every start, in the order --init auto tries them (the first wins a tie): identity (block
 // placement), round-robin, tofu-default, geometric, node-fold (K > 1: blocks of K grid cells
-// folded onto the box, src/initial/node_fold.cpp), layer-fold (K > 1: a block of ranks per
-// slot, each turned by a symmetry of the box, src/initial/layer_fold.cpp), graph (Scotch).
+// folded onto the box, src/initial/node_fold.cpp), layer-fold (K > 1: a layer of ranks per
+// slot, each along its own order of the box's axes, src/initial/layer_fold.cpp), graph (Scotch).
 const std::vector<std::unique_ptr<InitialMapper>>& initialMappers();
 // nullptr when no start has this name.
 const InitialMapper* findInitialMapper(const std::string& name);
