@@ -27,7 +27,7 @@ namespace tac3map {
 namespace {
 
 // The layouts are searched by scoring whole mappings: at most this many communications
-// scored in all (CG-64: 256 communications and 64 ranks, 13,107 scorings, about 0.6 s; four
+// scored in all (CG-64: 256 communications and 64 ranks, 13,107 scorings, about 0.9 s; four
 // times as many found no better layouts on the peers bench's boxes).
 constexpr std::uint64_t kLayerFoldWork = std::uint64_t{1} << 22;
 // Independent climbs (two from id order, one per kind of layer; the others from random
