@@ -145,7 +145,7 @@ Layout randomLayout(const View& view, const std::vector<std::vector<int>>& order
   Layout s{orders.empty() ? drawOrder(view, rng) : orders[rng.below(orders.size())],
            std::vector<bool>(axes), std::vector<int>(axes)};
   for (std::size_t a = 0; a < axes; ++a) {
-    s.flip[a] = view.shape[a] > 1 && rng.below(2) == 1;
+    s.flip[a] = rng.below(2) == 1;  // every view axis has two nodes or more
     if (view.wrap[a] && view.shape[a] > 2)
       s.shift[a] = static_cast<int>(rng.below(static_cast<std::uint64_t>(view.shape[a])));
   }
