@@ -32,6 +32,15 @@ struct LineReader {
     return messageBytes(source, line, words[index], "byte count");
   }
 
+  // A receive's source: a rank, or 'any' (MPI_ANY_SOURCE).
+  int sourceRank(std::size_t index, int ranks) const {
+    return words[index] == "any" ? kAnySource : rank(index, ranks, "source rank");
+  }
+  // A receive's tag: an integer, or 'any' (MPI_ANY_TAG).
+  std::int64_t receiveTag(std::size_t index) const {
+    return words[index] == "any" ? kAnyTag : integer<std::int64_t>(index, "a tag");
+  }
+
   int rank(std::size_t index, int ranks, const char* what) const {
     const long long value = integer<long long>(index, what);
     if (value < 0 || value >= ranks)
@@ -107,17 +116,18 @@ Event parseEvent(const LineReader& r, Trace& trace) {
     r.expectWords(4, 5,
                   verb == "send" ? "send <dst> <bytes> [<tag>]" : "recv <src> <bytes> [<tag>]");
     e.kind = verb == "send" ? EventKind::Send : EventKind::Recv;
-    e.peer = r.rank(2, ranks, verb == "send" ? "destination rank" : "source rank");
+    e.peer = verb == "send" ? r.rank(2, ranks, "destination rank") : r.sourceRank(2, ranks);
     e.bytes = r.bytes(3);
-    if (r.words.size() == 5) e.tag = r.integer<std::int64_t>(4, "a tag");
+    if (r.words.size() == 5)
+      e.tag = verb == "send" ? r.integer<std::int64_t>(4, "a tag") : r.receiveTag(4);
   } else if (verb == "isend" || verb == "irecv") {
     r.expectWords(
         6, 6,
         verb == "isend" ? "isend <dst> <bytes> <tag> <req>" : "irecv <src> <bytes> <tag> <req>");
     e.kind = verb == "isend" ? EventKind::Isend : EventKind::Irecv;
-    e.peer = r.rank(2, ranks, verb == "isend" ? "destination rank" : "source rank");
+    e.peer = verb == "isend" ? r.rank(2, ranks, "destination rank") : r.sourceRank(2, ranks);
     e.bytes = r.bytes(3);
-    e.tag = r.integer<std::int64_t>(4, "a tag");
+    e.tag = verb == "isend" ? r.integer<std::int64_t>(4, "a tag") : r.receiveTag(4);
     e.request = trace.requests.intern(r.words[5]);
   } else if (verb == "wait") {
     r.expectWords(3, 3, "wait <req>");
@@ -126,12 +136,15 @@ Event parseEvent(const LineReader& r, Trace& trace) {
   } else if (verb == "waitall") {
     r.expectWords(2, 2, "waitall");
     e.kind = EventKind::Waitall;
+  } else if (verb == "waitany") {
+    r.expectWords(2, 2, "waitany");
+    e.kind = EventKind::Waitany;
   } else if (verb == "sendrecv") {
     r.expectWords(6, 7, "sendrecv <dst> <sendbytes> <src> <recvbytes> [<tag>]");
     e.kind = EventKind::Sendrecv;
     e.peer = r.rank(2, ranks, "destination rank");
     e.bytes = r.bytes(3);
-    e.peer2 = r.rank(4, ranks, "source rank");
+    e.peer2 = r.sourceRank(4, ranks);
     e.bytes2 = r.bytes(5);
     if (r.words.size() == 7) e.tag = r.integer<std::int64_t>(6, "a tag");
   } else if (verb == "barrier") {
@@ -154,7 +167,8 @@ Event parseEvent(const LineReader& r, Trace& trace) {
     e.bytes = r.bytes(2);
   } else {
     r.fail("unknown event '" + verb +
-           "' (expected send, recv, isend, irecv, wait, waitall, sendrecv, barrier, compute, "
+           "' (expected send, recv, isend, irecv, wait, waitall, waitany, sendrecv, barrier, "
+           "compute, "
            "copy, comm, iteration, or a collective: bcast, reduce, allreduce, allgather, "
            "alltoall, gather, scatter, reduce_scatter)");
   }
@@ -271,6 +285,8 @@ const char* eventName(EventKind kind) {
       return "copy";
     case EventKind::Collective:
       return "collective";
+    case EventKind::Waitany:
+      return "waitany";
   }
   return "?";
 }

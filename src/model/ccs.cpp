@@ -6,45 +6,20 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "level_simulation.hpp"
 #include "tac3map/io/error.hpp"
 
 namespace tac3map {
 namespace {
 
-constexpr int kNone = -1;
+using levels::kNone;
+using levels::Posted;
 
 // One posted side of a communication: where it is in the trace.
 struct Side {
   int rank;
   std::size_t event;
 };
-
-// Per event, the communications it posts (up to two for sendrecv).
-struct Posted {
-  int send = kNone;  // communication whose send side this event posts
-  int recv = kNone;  // communication whose receive side this event posts
-};
-
-std::string describe(const Trace& trace, const Event& e) {
-  std::string text = eventName(e.kind);
-  switch (e.kind) {
-    case EventKind::Send:
-    case EventKind::Recv:
-      return text + " " + std::to_string(e.peer) + " " + std::to_string(e.bytes) + " " +
-             std::to_string(e.tag);
-    case EventKind::Isend:
-    case EventKind::Irecv:
-      return text + " " + std::to_string(e.peer) + " " + std::to_string(e.bytes) + " " +
-             std::to_string(e.tag) + " " + trace.requestOf(e);
-    case EventKind::Wait:
-      return text + " " + trace.requestOf(e);
-    case EventKind::Sendrecv:
-      return text + " " + std::to_string(e.peer) + " " + std::to_string(e.bytes) + " " +
-             std::to_string(e.peer2) + " " + std::to_string(e.bytes2) + " " + std::to_string(e.tag);
-    default:
-      return text;
-  }
-}
 
 // Step 1: pair the k-th send from a to b with tag t with the k-th receive at b from a with
 // tag t (MPI's non-overtaking rule).
@@ -160,229 +135,6 @@ std::vector<Communication> matchSides(const Trace& trace,
   return comms;
 }
 
-// Step 2: levels. Runs the ranks forward as far as the rendezvous semantics allow (an eager
-// send, Communication::eager, never holds its sender). A rank's
-// floor is one more than the highest level it has completed at a blocking point; a
-// communication's level is the larger floor of the two ranks when they posted its sides.
-class LevelSimulation {
- public:
-  LevelSimulation(const Trace& trace, const std::vector<std::vector<Posted>>& posted,
-                  std::vector<Communication>& comms)
-      : trace_(trace), posted_(posted), comms_(comms), namePlaces_(namePlaces(trace.requests)) {
-    ranks_.assign(trace.ranks, RankState{ByName{&namePlaces_}});
-    sidesPosted_.assign(comms.size(), 0);
-    waiters_.resize(comms.size());
-  }
-
-  // The floors of the barriers that were released (ascending).
-  std::vector<int> barrierLevels() const {
-    std::vector<int> levels;
-    for (const Barrier& b : barriers_)
-      if (b.released) levels.push_back(b.floor);
-    std::sort(levels.begin(), levels.end());
-    levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
-    return levels;
-  }
-
-  void run() {
-    for (int rank = 0; rank < trace_.ranks; ++rank) runnable_.push_back(rank);
-    while (!runnable_.empty()) {
-      const int rank = runnable_.front();
-      runnable_.pop_front();
-      advance(rank);
-    }
-    for (int rank = 0; rank < trace_.ranks; ++rank) {
-      const RankState& s = ranks_[rank];
-      if (s.next < trace_.events[rank].size()) {
-        const Event& e = trace_.events[rank][s.next];
-        failAt(trace_.fileOf(e), e.line,
-               "deadlock: rank " + std::to_string(rank) + " blocks forever in '" +
-                   describe(trace_, e) + "'" + blockedReason(rank, e));
-      }
-    }
-  }
-
- private:
-  // Requests (Event::request) in the order of their names, as waitall completes them: by
-  // each name's place among the trace's names, sorted once.
-  struct ByName {
-    const std::vector<int>* place;
-    bool operator()(int a, int b) const { return (*place)[a] < (*place)[b]; }
-  };
-  static std::vector<int> namePlaces(const NameTable& names) {
-    std::vector<int> order(names.size()), place(names.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-    std::sort(order.begin(), order.end(), [&](int a, int b) { return names[a] < names[b]; });
-    for (std::size_t i = 0; i < order.size(); ++i) place[order[i]] = static_cast<int>(i);
-    return place;
-  }
-  struct RankState {
-    explicit RankState(ByName order) : requests(order) {}
-    std::size_t next = 0;                 // next event to run
-    bool postedNext = false;              // its sides are already posted (rank blocked on it)
-    int floor = 0;                        // level of anything it posts now
-    int barriers = 0;                     // barriers passed
-    std::map<int, int, ByName> requests;  // live request -> communication
-  };
-
-  std::string blockedReason(int rank, const Event& e) const {
-    if (e.kind == EventKind::Barrier)
-      return " (not every rank reaches barrier " + std::to_string(ranks_[rank].barriers + 1) + ")";
-    for (int c : blockingSet(rank, e))
-      if (sidesPosted_[c] < 2) {
-        const Communication& m = comms_[c];
-        const int other = m.src == rank ? m.dst : m.src;
-        return " (waits for rank " + std::to_string(other) + ", line " +
-               std::to_string(m.src == rank ? m.recvLine : m.sendLine) + ")";
-      }
-    return "";
-  }
-
-  void post(int comm, int floor) {
-    Communication& c = comms_[comm];
-    c.level = std::max(c.level, floor);
-    if (++sidesPosted_[comm] == 2) {
-      for (int waiter : waiters_[comm]) runnable_.push_back(waiter);
-      waiters_[comm].clear();
-    }
-  }
-
-  // Whether `rank`'s request for `comm` is an eager isend: its wait does not hold the rank.
-  bool goesOn(int rank, int comm) const {
-    const Communication& c = comms_[comm];
-    return c.eager && c.src == rank && c.dst != rank;
-  }
-
-  // Communications that the event completes on this rank (it blocks until all are matched).
-  std::vector<int> blockingSet(int rank, const Event& e) const {
-    const RankState& s = ranks_[rank];
-    const Posted& p = posted_[rank][s.next];
-    std::vector<int> set;
-    switch (e.kind) {
-      case EventKind::Send:
-        if (!comms_[p.send].eager) set.push_back(p.send);
-        break;
-      case EventKind::Recv:
-        set.push_back(p.recv);
-        break;
-      case EventKind::Sendrecv:
-        if (!comms_[p.send].eager) set.push_back(p.send);
-        set.push_back(p.recv);
-        break;
-      case EventKind::Wait: {
-        auto it = s.requests.find(e.request);
-        if (it != s.requests.end() && !goesOn(rank, it->second)) set.push_back(it->second);
-        break;
-      }
-      case EventKind::Waitall:
-        for (const auto& [request, c] : s.requests)
-          if (!goesOn(rank, c)) set.push_back(c);
-        break;
-      default:
-        break;
-    }
-    return set;
-  }
-
-  void advance(int rank) {
-    RankState& s = ranks_[rank];
-    const auto& events = trace_.events[rank];
-    while (s.next < events.size()) {
-      const Event& e = events[s.next];
-      if (e.kind == EventKind::Barrier) {
-        if (!enterBarrier(rank)) return;
-        ++s.next;
-        continue;
-      }
-      if (e.kind == EventKind::Compute || e.kind == EventKind::Copy) {  // local work only
-        ++s.next;
-        continue;
-      }
-      if (!s.postedNext) {
-        postSides(rank, e);
-        s.postedNext = true;
-      }
-      const std::vector<int> set = blockingSet(rank, e);
-      for (int c : set)
-        if (sidesPosted_[c] < 2) {
-          waiters_[c].push_back(rank);
-          return;
-        }
-      for (int c : set) s.floor = std::max(s.floor, comms_[c].level + 1);
-      retireRequests(rank, e);
-      s.postedNext = false;
-      ++s.next;
-    }
-  }
-
-  void postSides(int rank, const Event& e) {
-    RankState& s = ranks_[rank];
-    const Posted& p = posted_[rank][s.next];
-    if (p.send != kNone) post(p.send, s.floor);
-    if (p.recv != kNone) post(p.recv, s.floor);
-    if (e.kind == EventKind::Isend || e.kind == EventKind::Irecv) {
-      if (s.requests.count(e.request))
-        failAt(trace_.fileOf(e), e.line,
-               "rank " + std::to_string(rank) + " reuses request '" + trace_.requestOf(e) +
-                   "' before waiting for it");
-      s.requests[e.request] = e.kind == EventKind::Isend ? p.send : p.recv;
-    }
-    if (e.kind == EventKind::Wait && !s.requests.count(e.request))
-      failAt(trace_.fileOf(e), e.line,
-             "rank " + std::to_string(rank) + " waits for request '" + trace_.requestOf(e) +
-                 "' that it has not posted (or already completed)");
-  }
-
-  void retireRequests(int rank, const Event& e) {
-    RankState& s = ranks_[rank];
-    if (e.kind == EventKind::Wait) s.requests.erase(e.request);
-    if (e.kind == EventKind::Waitall) s.requests.clear();
-  }
-
-  // Returns true when the barrier is complete and the rank may go on.
-  bool enterBarrier(int rank) {
-    RankState& s = ranks_[rank];
-    const std::size_t index = static_cast<std::size_t>(s.barriers);
-    if (barriers_.size() <= index) barriers_.push_back({});
-    Barrier& b = barriers_[index];
-    if (b.released) {
-      s.floor = std::max(s.floor, b.floor);
-      ++s.barriers;
-      return true;
-    }
-    if (!s.postedNext) {
-      s.postedNext = true;
-      b.floor = std::max(b.floor, s.floor);
-      b.waiting.push_back(rank);
-    }
-    if (static_cast<int>(b.waiting.size()) < trace_.ranks) return false;
-    b.released = true;
-    for (int other : b.waiting) {
-      ranks_[other].postedNext = false;
-      if (other != rank) runnable_.push_back(other);
-    }
-    s.floor = std::max(s.floor, b.floor);
-    ++s.barriers;
-    return true;
-  }
-
-  struct Barrier {
-    int floor = 0;
-    bool released = false;
-    std::vector<int> waiting;
-  };
-
-  const Trace& trace_;
-  const std::vector<std::vector<Posted>>& posted_;
-  std::vector<Communication>& comms_;
-  const std::vector<int> namePlaces_;  // ByName
-  std::vector<RankState> ranks_;
-  std::vector<int> sidesPosted_;
-  std::vector<std::vector<int>> waiters_;
-  std::vector<Barrier> barriers_;
-  std::deque<int> runnable_;
-};
-
 // Step 3: within a level, first fit in posting order (sender rank, then its line) into sets
 // where each rank sends and receives at most `perRank` messages (the paper: 1); with
 // `perRank` 0, one set per level.
@@ -447,13 +199,16 @@ CcsSet extractExpanded(const Trace& trace, const CcsOptions& options, Trace* rel
   CcsSet result;
   result.tasks = trace.ranks;
   std::vector<Communication> comms;
-  {
+  if (levels::hasWildcards(trace)) {
+    // Which send a wildcard receive takes depends on the order the ranks post in: matched
+    // as the ranks run (level_simulation.hpp).
+    const auto eager = [&options](std::uint64_t bytes) { return options.eagerSend(bytes); };
+    result.barrierLevels = levels::runLevelsMatching(trace, comms, eager).barrierLevels;
+  } else {
     std::vector<std::vector<Posted>> posted;
     comms = matchSides(trace, posted);
     for (Communication& c : comms) c.eager = options.eagerSend(c.bytes);
-    LevelSimulation levels(trace, posted, comms);
-    levels.run();
-    result.barrierLevels = levels.barrierLevels();
+    result.barrierLevels = levels::runLevels(trace, posted, comms).barrierLevels;
   }
   result.barrierAlgorithm = options.collectives.of(CollectiveOp::Barrier);
   if (release)

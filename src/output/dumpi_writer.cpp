@@ -107,6 +107,7 @@ class RankWriter {
             std::string("MPI_Datatype ") + typeName + "=" + type};
   }
   std::string tag(const Event& e, const char* name) const {
+    if (e.tag == kAnyTag) return std::string("int ") + name + "=-1";  // DUMPI_ANY_TAG
     if (e.tag < 0 || e.tag > kIntMax)
       failAt(
           trace_.fileOf(e), e.line,
@@ -121,8 +122,9 @@ class RankWriter {
     const bool send = e.kind == EventKind::Send || e.kind == EventKind::Isend;
     const bool blocking = e.kind == EventKind::Send || e.kind == EventKind::Recv;
     std::vector<std::string> arguments = sized(e, e.bytes, "count", "datatype");
+    // DUMPI_ANY_SOURCE is -1.
     arguments.push_back(std::string("int ") + (send ? "dest=" : "source=") +
-                        std::to_string(e.peer));
+                        std::to_string(e.peer == kAnySource ? -1 : e.peer));
     arguments.push_back(tag(e, "tag"));
     arguments.push_back(world("comm"));
     if (!blocking) {
@@ -258,13 +260,24 @@ class RankWriter {
         posted_.clear();
         return;
       }
+      case EventKind::Waitany: {
+        // Which request completed is not known (the trace came from SimGrid's TI format):
+        // no index, which the reader takes for the same.
+        std::string ids;
+        for (const std::string& name : posted_)
+          ids += (ids.empty() ? "" : ", ") + std::to_string(live_.at(name));
+        const std::string n = std::to_string(posted_.size());
+        return call("MPI_Waitany", {"int count=" + n,
+                                    "MPI_Request requests[" + n + "]=[" + ids + "]",
+                                    "MPI_Status status=<IGNORED>"});
+      }
       case EventKind::Sendrecv: {
         std::vector<std::string> arguments = sized(e, e.bytes, "sendcount", "sendtype");
         arguments.push_back("int dest=" + std::to_string(e.peer));
         arguments.push_back(tag(e, "sendtag"));
         for (std::string& line : sized(e, e.bytes2, "recvcount", "recvtype"))
           arguments.push_back(line);
-        arguments.push_back("int source=" + std::to_string(e.peer2));
+        arguments.push_back("int source=" + std::to_string(e.peer2 == kAnySource ? -1 : e.peer2));
         arguments.push_back(tag(e, "recvtag"));
         arguments.push_back(world("comm"));
         arguments.push_back("MPI_Status status=<IGNORED>");

@@ -26,21 +26,23 @@ void appendEvent(std::string& out, int rank, const Trace& trace, const Event& e)
     out += text;
   };
   const auto number = [&word](auto value) { word(std::to_string(value)); };
+  const auto peer = [&](int value) { value == kAnySource ? word("any") : number(value); };
+  const auto tag = [&](std::int64_t value) { value == kAnyTag ? word("any") : number(value); };
   out += std::to_string(rank);
   switch (e.kind) {
     case EventKind::Send:
     case EventKind::Recv:
       word(eventName(e.kind));
-      number(e.peer);
+      peer(e.peer);
       number(e.bytes);
-      number(e.tag);
+      tag(e.tag);
       break;
     case EventKind::Isend:
     case EventKind::Irecv:
       word(eventName(e.kind));
-      number(e.peer);
+      peer(e.peer);
       number(e.bytes);
-      number(e.tag);
+      tag(e.tag);
       word(trace.requestOf(e));
       break;
     case EventKind::Wait:
@@ -50,11 +52,14 @@ void appendEvent(std::string& out, int rank, const Trace& trace, const Event& e)
     case EventKind::Waitall:
       word("waitall");
       break;
+    case EventKind::Waitany:
+      word("waitany");
+      break;
     case EventKind::Sendrecv:
       word("sendrecv");
       number(e.peer);
       number(e.bytes);
-      number(e.peer2);
+      peer(e.peer2);
       number(e.bytes2);
       number(e.tag);
       break;

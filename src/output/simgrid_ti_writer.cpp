@@ -26,7 +26,7 @@ std::map<std::int64_t, std::int64_t> smpiTags(const Trace& trace) {
     for (const Event& e : events)
       if (e.kind == EventKind::Send || e.kind == EventKind::Recv || e.kind == EventKind::Isend ||
           e.kind == EventKind::Irecv || e.kind == EventKind::Sendrecv)
-        tags.insert(e.tag);
+        if (e.tag != kAnyTag) tags.insert(e.tag);
   std::map<std::int64_t, std::int64_t> renamed;
   std::int64_t next = 0;
   for (std::int64_t tag : tags)
@@ -71,7 +71,9 @@ class RankWriter {
     out_ += action;
     out_ += '\n';
   }
-  std::int64_t tag(const Event& e) const { return tags_.at(e.tag); }
+  // SMPI writes MPI_ANY_TAG as -444 (smpi.h), MPI_ANY_SOURCE as -333.
+  std::int64_t tag(const Event& e) const { return e.tag == kAnyTag ? -444 : tags_.at(e.tag); }
+  static int peer(int rank) { return rank == kAnySource ? -333 : rank; }
 
   void post(const std::string& name, const Key& key) {
     live_[key].push_back(name);
@@ -99,7 +101,7 @@ class RankWriter {
              std::to_string(e.bytes));
         return;
       case EventKind::Recv:
-        line("recv " + std::to_string(e.peer) + " " + std::to_string(tag(e)) + " " +
+        line("recv " + std::to_string(peer(e.peer)) + " " + std::to_string(tag(e)) + " " +
              std::to_string(e.bytes));
         return;
       case EventKind::Isend:
@@ -108,9 +110,9 @@ class RankWriter {
         post(trace_.requestOf(e), Key{rank_, e.peer, tag(e)});
         return;
       case EventKind::Irecv:
-        line("irecv " + std::to_string(e.peer) + " " + std::to_string(tag(e)) + " " +
+        line("irecv " + std::to_string(peer(e.peer)) + " " + std::to_string(tag(e)) + " " +
              std::to_string(e.bytes));
-        post(trace_.requestOf(e), Key{e.peer, rank_, tag(e)});
+        post(trace_.requestOf(e), Key{peer(e.peer), rank_, tag(e)});
         return;
       case EventKind::Wait: {
         const auto it = keyOf_.find(trace_.requestOf(e));
@@ -125,16 +127,23 @@ class RankWriter {
         live_.clear();
         keyOf_.clear();
         return;
+      case EventKind::Waitany: {
+        // SMPI writes the count of the call's requests; which one completes is not said.
+        std::size_t pending = 0;
+        for (const auto& [key, names] : live_) pending += names.size();
+        line("waitAny " + std::to_string(pending));
+        return;
+      }
       case EventKind::Sendrecv: {
         // Always as its two postings and two waits: SimGrid 3.32's `sendRecv` action requires
         // two datatype ids after the sizes and peers (`sendRecv 300 1 400 1 6 6`), whose
         // numbering is SMPI's own; the four-word form is rejected ("needs 6 mandatory
         // arguments"). isend + irecv + wait + wait is what SMPI's sendrecv does.
-        const Key send{rank_, e.peer, tag(e)}, recv{e.peer2, rank_, tag(e)};
+        const Key send{rank_, e.peer, tag(e)}, recv{peer(e.peer2), rank_, tag(e)};
         line("isend " + std::to_string(e.peer) + " " + std::to_string(tag(e)) + " " +
              std::to_string(e.bytes));
         post("", send);
-        line("irecv " + std::to_string(e.peer2) + " " + std::to_string(tag(e)) + " " +
+        line("irecv " + std::to_string(peer(e.peer2)) + " " + std::to_string(tag(e)) + " " +
              std::to_string(e.bytes2));
         post("", recv);
         wait(e, "", send);

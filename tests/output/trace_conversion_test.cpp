@@ -102,6 +102,7 @@ std::vector<std::vector<std::string>> communication(const Trace& input) {
         case EventKind::Compute:
         case EventKind::Copy:
         case EventKind::Collective:
+        case EventKind::Waitany:  // the samples have none
           break;
       }
     }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <istream>
+#include <limits>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -28,8 +29,17 @@ enum class EventKind : std::uint8_t {
   Barrier,
   Compute,
   Copy,
-  Collective
+  Collective,
+  // Completes one of the rank's live requests, the first to be matched (MPI_Waitany when the
+  // trace does not say which: SimGrid's TI traces). ccs.hpp decides which.
+  Waitany
 };
+
+// A receive from MPI_ANY_SOURCE (Event::peer, or Event::peer2 of a sendrecv) or with
+// MPI_ANY_TAG (Event::tag): the CCS extraction matches it with the send MPI would give it
+// (docs/trace-format.md, "Matching"). Readers of every format turn their constants into these.
+inline constexpr int kAnySource = -2;
+inline constexpr std::int64_t kAnyTag = std::numeric_limits<std::int64_t>::min();
 
 enum class CollectiveOp : std::uint8_t {
   Bcast,
@@ -74,12 +84,12 @@ struct Event {
   EventKind kind = EventKind::Barrier;
   CollectiveOp op = CollectiveOp::Barrier;  // collective: which, its root and communicator
   int file = 0;              // index into Trace::files (readers of one file per rank)
-  int peer = -1;             // send/isend/sendrecv: destination; recv/irecv: source
-  int peer2 = -1;            // sendrecv: source
+  int peer = -1;             // send/isend/sendrecv: destination; recv/irecv: source or kAnySource
+  int peer2 = -1;            // sendrecv: source or kAnySource
   std::uint64_t bytes = 0;   // sendrecv: bytes sent; copy: bytes copied
   double seconds = 0;        // compute
   std::uint64_t bytes2 = 0;  // sendrecv: bytes received
-  std::int64_t tag = 0;
+  std::int64_t tag = 0;      // receives: kAnyTag for MPI_ANY_TAG
   std::size_t line = 0;
   int root = 0;
   // alltoallv: Trace::blocks[blocks] are the bytes sent to each communicator rank,
