@@ -6,20 +6,30 @@
 #include <sstream>
 
 #include "tac3map/io/words.hpp"
+#include "dumpi_calls.hpp"
 #include "trace_reading.hpp"
 
 namespace tac3map::reading {
+
+std::vector<long long> braceList(const Reader& r, const std::string& value) {
+  // "[1, 2]" (dumpi2ascii) or "[2]{1, 2}" -> {1, 2}; "<IGNORED>" -> {}
+  std::vector<long long> values;
+  const bool braces = value.find('{') != std::string::npos;
+  const auto open = value.find(braces ? '{' : '['), close = value.find(braces ? '}' : ']');
+  if (open == std::string::npos || close == std::string::npos || close < open) return values;
+  std::stringstream in(value.substr(open + 1, close - open - 1));
+  for (std::string item; std::getline(in, item, ',');) {
+    item.erase(0, item.find_first_not_of(' '));
+    if (!item.empty()) values.push_back(r.integer(item, "a list item"));
+  }
+  return values;
+}
+
 namespace {
 
 namespace fs = std::filesystem;
 
 // ---- DUMPI (dumpi2ascii) -----------------------------------------------------------------
-
-struct DumpiCall {
-  std::string name;  // "MPI_Send"
-  std::size_t line = 0;
-  std::map<std::string, std::string> args;  // "count" -> "1000", "datatype" -> "MPI_DOUBLE"
-};
 
 // "int count=1000", "MPI_Datatype datatype=4 (MPI_DOUBLE)", "MPI_Request request=[2]",
 // "MPI_Request requests[2]=[1, 2]" (dumpi2ascii's arrays; also "requests=[2]{1, 2}"):
@@ -37,20 +47,6 @@ void readArgument(const std::string& text, DumpiCall& call) {
       value.find("MPI_") != std::string::npos)
     value = value.substr(open + 1, close - open - 1);  // "4 (MPI_DOUBLE)" -> "MPI_DOUBLE"
   call.args[name] = value;
-}
-
-std::vector<long long> braceList(const Reader& r, const std::string& value) {
-  // "[1, 2]" (dumpi2ascii) or "[2]{1, 2}" -> {1, 2}; "<IGNORED>" -> {}
-  std::vector<long long> values;
-  const bool braces = value.find('{') != std::string::npos;
-  const auto open = value.find(braces ? '{' : '['), close = value.find(braces ? '}' : ']');
-  if (open == std::string::npos || close == std::string::npos || close < open) return values;
-  std::stringstream in(value.substr(open + 1, close - open - 1));
-  for (std::string item; std::getline(in, item, ',');) {
-    item.erase(0, item.find_first_not_of(' '));
-    if (!item.empty()) values.push_back(r.integer(item, "a list item"));
-  }
-  return values;
 }
 
 // Calls visit(call) on each call of a dumpi2ascii file in turn, with its arguments (the lines
@@ -81,72 +77,6 @@ void forEachDumpiCall(const std::string& file, Visit visit) {
            "walltime ...' blocks)");
 }
 
-// A communicator handle as printed: "MPI_COMM_WORLD", or its number ("5", "5 (user)").
-std::string handleOf(const std::string& value) {
-  if (value.find("MPI_COMM_WORLD") != std::string::npos) return "";
-  return value.substr(0, value.find(' '));
-}
-
-// Sub-communicators from MPI_Comm_split / MPI_Comm_dup: the k-th split call of every rank is
-// the same split (MPI requires all ranks of the parent to call it in the same order); ranks
-// with one colour form a communicator, ordered by key, then by rank in the parent.
-// handles[rank]: DUMPI handle -> communicator id of trace.comms ("" = MPI_COMM_WORLD).
-// `calls`: each rank's MPI_Comm_split and MPI_Comm_dup calls, in order (others are ignored).
-void readCommunicators(const std::vector<std::vector<DumpiCall>>& calls, Trace& trace,
-                       std::vector<std::map<std::string, std::string>>& handles) {
-  struct Split {
-    int rank;
-    long long color, key;
-    std::string handle;
-  };
-  std::map<std::pair<std::string, int>, std::vector<Split>> splits;  // (parent id, k) -> calls
-  handles.assign(calls.size(), {});
-  for (int rank = 0; rank < static_cast<int>(calls.size()); ++rank) {
-    std::map<std::string, int> count;  // per parent
-    for (const DumpiCall& call : calls[rank]) {
-      const auto get = [&](const char* name) {
-        const auto it = call.args.find(name);
-        return it == call.args.end() ? std::string() : it->second;
-      };
-      // dumpi2ascii names the parent "oldcomm"; "comm" is read too.
-      const std::string parentHandle =
-          handleOf(get(call.args.count("oldcomm") ? "oldcomm" : "comm"));
-      if (call.name == "MPI_Comm_dup") {
-        handles[rank][handleOf(get("newcomm"))] = handles[rank][parentHandle];
-      } else if (call.name == "MPI_Comm_split") {
-        const std::string parent = handles[rank][parentHandle];
-        const long long color = wholeInteger<long long>(get("color")).value_or(0);
-        const long long key = wholeInteger<long long>(get("key")).value_or(0);
-        splits[{parent, count[parent]++}].push_back({rank, color, key, handleOf(get("newcomm"))});
-      }
-    }
-  }
-  for (auto& [where, members] : splits) {
-    const std::vector<int>* parent = where.first.empty() ? nullptr : &trace.comms.at(where.first);
-    const auto parentRank = [&](int world) {
-      if (!parent) return world;
-      return static_cast<int>(std::find(parent->begin(), parent->end(), world) - parent->begin());
-    };
-    std::stable_sort(members.begin(), members.end(), [&](const Split& a, const Split& b) {
-      return a.color != b.color ? a.color < b.color
-             : a.key != b.key   ? a.key < b.key
-                                : parentRank(a.rank) < parentRank(b.rank);
-    });
-    for (std::size_t i = 0; i < members.size();) {
-      std::size_t j = i;
-      std::vector<int> ranks;
-      while (j < members.size() && members[j].color == members[i].color)
-        ranks.push_back(members[j++].rank);
-      if (members[i].color >= 0) {  // MPI_UNDEFINED is negative: no communicator
-        const std::string id = "split" + std::to_string(trace.comms.size());
-        trace.comms[id] = ranks;
-        for (std::size_t k = i; k < j; ++k) handles[members[k].rank][members[k].handle] = id;
-      }
-      i = j;
-    }
-  }
-}
-
 // Appends the rank's events; returns where its MPI_Pcontrol(1) iterations start.
 std::vector<std::size_t> convertDumpiRank(const std::string& file, int fileIndex, int rank,
                                           int ranks, Trace& trace,
@@ -154,6 +84,7 @@ std::vector<std::size_t> convertDumpiRank(const std::string& file, int fileIndex
                                           RequestIds& requests) {
   std::vector<std::size_t> iterations;
   std::map<std::string, int> requestName;  // DUMPI request id -> native name (Trace::requests)
+  std::map<std::string, Event> inactive;   // persistent requests, by DUMPI id, until started
   int next = 0;
   auto& events = trace.events[rank];
   forEachDumpiCall(file, [&](const DumpiCall& call) {
@@ -179,7 +110,10 @@ std::vector<std::size_t> convertDumpiRank(const std::string& file, int fileIndex
       const auto known = handles.find(handle);
       if (known == handles.end())
         r.fail(call.name + " on communicator " + it->second +
-               ", which no MPI_Comm_split or MPI_Comm_dup of this rank created");
+               ", which no communicator call of this rank made (MPI_Comm_split, MPI_Comm_dup, "
+               "MPI_Cart_create, MPI_Cart_sub)");
+      if (!known->second.empty() && known->second[0] == '!')
+        r.fail(call.name + " on communicator " + it->second + ", " + known->second.substr(1));
       if (!known->second.empty()) members = &trace.comms.at(known->second);
       return known->second;
     };
@@ -211,47 +145,128 @@ std::vector<std::size_t> convertDumpiRank(const std::string& file, int fileIndex
       requestName.erase(it);
       events.push_back(e);
     };
+    const auto any = [](const std::string& value) {  // dumpi2ascii: "-1 (MPI_ANY_SOURCE)"
+      return value.find("ANY") != std::string::npos || value == "-1";
+    };
+    const auto source = [&](const std::string& value) {
+      return any(value) ? kAnySource : world(value, "source");
+    };
+    const auto receiveTag = [&](const std::string& value) {
+      return any(value) ? kAnyTag : r.integer(value, "a tag");
+    };
+    // The requests a call completed: all of `requests`, or those its index/indices name.
+    const auto completed = [&](const std::vector<long long>& ids) {
+      for (long long id : ids) waitFor(std::to_string(id));
+    };
+    const auto listed = [&]() {
+      const auto it = call.args.find("requests");
+      if (it == call.args.end()) r.fail(call.name + " without 'requests'");
+      return braceList(r, it->second);
+    };
+    const auto flagSet = [&]() {  // a test that found its request(s) complete
+      const auto it = call.args.find("flag");
+      return it == call.args.end() || r.integer(it->second, "a flag") != 0;
+    };
+    const auto indexed = [&](const std::vector<long long>& ids, const std::vector<long long>& at) {
+      std::vector<long long> chosen;
+      for (long long i : at)
+        if (i >= 0 && i < static_cast<long long>(ids.size())) chosen.push_back(ids[i]);
+      return chosen;
+    };
+    // A send or receive event of this call (posting a request named by DUMPI handle `id`).
+    const auto pointToPoint = [&](EventKind kind, int peer, std::uint64_t size, std::int64_t tag,
+                                  const std::string& id) {
+      Event e = r.event(kind);
+      e.peer = peer;
+      e.bytes = size;
+      e.tag = tag;
+      if (!id.empty()) e.request = request(id);
+      events.push_back(e);
+    };
+    // Sendrecv (and _replace): one event when both halves have one tag, else its two postings
+    // and two waits, which is what it does.
+    const auto sendrecv = [&](std::uint64_t sent, std::uint64_t received) {
+      comm();
+      const int dest = world(arg("dest"), "destination");
+      const int from = source(arg("source"));
+      const std::int64_t sendTag = r.integer(arg("sendtag"), "a tag");
+      const std::int64_t recvTag = receiveTag(arg("recvtag"));
+      if (sendTag == recvTag) {
+        Event e = r.event(EventKind::Sendrecv);
+        e.peer = dest;
+        e.bytes = sent;
+        e.peer2 = from;
+        e.bytes2 = received;
+        e.tag = sendTag;
+        return events.push_back(e);
+      }
+      pointToPoint(EventKind::Irecv, from, received, recvTag, "~sr-recv");
+      pointToPoint(EventKind::Isend, dest, sent, sendTag, "~sr-send");
+      waitFor("~sr-recv");
+      waitFor("~sr-send");
+    };
     const std::string& n = call.name;
     Event e;
-    if (n == "MPI_Send" || n == "MPI_Ssend" || n == "MPI_Bsend" || n == "MPI_Rsend" ||
-        n == "MPI_Isend" || n == "MPI_Issend" || n == "MPI_Irsend" || n == "MPI_Ibsend") {
+    const bool sends = n == "MPI_Send" || n == "MPI_Ssend" || n == "MPI_Bsend" ||
+                       n == "MPI_Rsend" || n == "MPI_Isend" || n == "MPI_Issend" ||
+                       n == "MPI_Irsend" || n == "MPI_Ibsend";
+    const bool persistent = n == "MPI_Send_init" || n == "MPI_Ssend_init" ||
+                            n == "MPI_Bsend_init" || n == "MPI_Rsend_init" || n == "MPI_Recv_init";
+    if (sends) {
       comm();
       const bool nonBlocking = n[4] == 'I';
-      e = r.event(nonBlocking ? EventKind::Isend : EventKind::Send);
-      e.peer = world(arg("dest"), "destination");
-      e.bytes = bytes("count", "datatype");
-      e.tag = r.integer(arg("tag"), "a tag");
-      if (nonBlocking) e.request = request(arg("request"));
-      events.push_back(e);
+      pointToPoint(nonBlocking ? EventKind::Isend : EventKind::Send,
+                   world(arg("dest"), "destination"), bytes("count", "datatype"),
+                   r.integer(arg("tag"), "a tag"), nonBlocking ? arg("request") : "");
     } else if (n == "MPI_Recv" || n == "MPI_Irecv") {
       comm();
-      e = r.event(n == "MPI_Irecv" ? EventKind::Irecv : EventKind::Recv);
-      const std::string& source = arg("source");
-      if (source.find("ANY") != std::string::npos || source == "-1")
-        r.fail("MPI_ANY_SOURCE receive: the DUMPI reader needs a known source");
-      e.peer = world(source, "source");
-      e.bytes = bytes("count", "datatype");
-      e.tag = r.integer(arg("tag"), "a tag");
-      if (n == "MPI_Irecv") e.request = request(arg("request"));
-      events.push_back(e);
-    } else if (n == "MPI_Sendrecv") {
+      pointToPoint(n == "MPI_Irecv" ? EventKind::Irecv : EventKind::Recv, source(arg("source")),
+                   bytes("count", "datatype"), receiveTag(arg("tag")),
+                   n == "MPI_Irecv" ? arg("request") : "");
+    } else if (persistent) {
+      // Kept until MPI_Start posts it as an isend or irecv.
       comm();
-      e = r.event(EventKind::Sendrecv);
-      e.peer = world(arg("dest"), "destination");
-      e.bytes = bytes("sendcount", "sendtype");
-      e.peer2 = world(arg("source"), "source");
-      e.bytes2 = bytes("recvcount", "recvtype");
-      e.tag = r.integer(arg("sendtag"), "a tag");
-      if (r.integer(arg("recvtag"), "a tag") != e.tag)
-        r.fail("MPI_Sendrecv with different send and receive tags");
-      events.push_back(e);
-    } else if (n == "MPI_Wait" || n == "MPI_Test") {
+      Event p = r.event(n == "MPI_Recv_init" ? EventKind::Irecv : EventKind::Isend);
+      p.peer = n == "MPI_Recv_init" ? source(arg("source")) : world(arg("dest"), "destination");
+      p.bytes = bytes("count", "datatype");
+      p.tag = n == "MPI_Recv_init" ? receiveTag(arg("tag")) : r.integer(arg("tag"), "a tag");
+      inactive[handle(arg("request"))] = p;
+    } else if (n == "MPI_Start" || n == "MPI_Startall") {
+      const std::vector<long long> ids =
+          n == "MPI_Start" ? std::vector<long long>{r.integer(handle(arg("request")), "a request")}
+                           : listed();
+      for (long long id : ids) {
+        const auto it = inactive.find(std::to_string(id));
+        if (it == inactive.end())
+          r.fail(n + " of request " + std::to_string(id) +
+                 ", which no MPI_Send_init or MPI_Recv_init of this rank made");
+        pointToPoint(it->second.kind, it->second.peer, it->second.bytes, it->second.tag,
+                     std::to_string(id));
+      }
+    } else if (n == "MPI_Request_free") {
+      inactive.erase(handle(arg("request")));
+      requestName.erase(handle(arg("request")));  // an active one completes on its own
+    } else if (n == "MPI_Sendrecv") {
+      sendrecv(bytes("sendcount", "sendtype"), bytes("recvcount", "recvtype"));
+    } else if (n == "MPI_Sendrecv_replace") {
+      sendrecv(bytes("count", "datatype"), bytes("count", "datatype"));
+    } else if (n == "MPI_Wait") {
       waitFor(arg("request"));
-    } else if (n == "MPI_Waitall" || n == "MPI_Testall" || n == "MPI_Waitsome" ||
-               n == "MPI_Waitany") {
-      const auto it = call.args.find("requests");
-      if (it == call.args.end()) r.fail(n + " without 'requests'");
-      for (long long id : braceList(r, it->second)) waitFor(std::to_string(id));
+    } else if (n == "MPI_Test") {
+      if (flagSet()) waitFor(arg("request"));
+    } else if (n == "MPI_Waitall" || (n == "MPI_Testall" && flagSet())) {
+      completed(listed());
+    } else if (n == "MPI_Waitany" || n == "MPI_Testany") {
+      const auto index = call.args.find("index");
+      if (index == call.args.end()) {
+        if (n == "MPI_Waitany") events.push_back(r.event(EventKind::Waitany));
+      } else if (flagSet()) {
+        completed(indexed(listed(), {r.integer(index->second, "an index")}));
+      }
+    } else if (n == "MPI_Waitsome" || n == "MPI_Testsome") {
+      const auto it = call.args.find("indices");
+      completed(indexed(listed(), it == call.args.end() ? std::vector<long long>{}
+                                                        : braceList(r, it->second)));
     } else if (n == "MPI_Barrier") {
       const std::string id = comm();
       if (id.empty()) {
@@ -324,10 +339,9 @@ Trace readDumpi(const std::string& path, const std::vector<std::string>& files,
   std::vector<std::vector<DumpiCall>> calls(files.size());
   for (std::size_t rank = 0; rank < files.size(); ++rank)
     forEachDumpiCall(files[rank], [&](const DumpiCall& call) {
-      if (call.name == "MPI_Comm_split" || call.name == "MPI_Comm_dup") calls[rank].push_back(call);
+      if (makesCommunicator(call.name)) calls[rank].push_back(call);
     });
-  std::vector<std::map<std::string, std::string>> handles;
-  readCommunicators(calls, trace, handles);
+  const CommHandles handles = readCommunicators(calls, files, trace);
   std::vector<std::vector<std::size_t>> iterations;
   RequestIds requests(trace.requests);
   for (int rank = 0; rank < trace.ranks; ++rank) {

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "tac3map/io/words.hpp"
+#include "ti_requests.hpp"
 #include "trace_reading.hpp"
 
 namespace tac3map::reading {
@@ -17,17 +19,20 @@ namespace {
 // MPI name) and makes the size a count of that type. Without it the rank's default type
 // applies: bytes, or MPI_DOUBLE after an `init` with an argument (SMPI's MPE convention).
 
-// A pending isend/irecv: the key a current-syntax wait names it by, and its request.
-struct TiRequest {
-  long long src, dst, tag;
-  int request;
-};
+// SMPI's wildcards (SimGrid's smpi.h): MPI_ANY_SOURCE and MPI_ANY_TAG.
+constexpr long long kTiAnySource = -333;
+constexpr long long kTiAnyTag = -444;
 
 struct TiRank {
   std::vector<Event> events;
-  std::vector<TiRequest> live;
+  TiRequests live;  // pending requests (ti_requests.hpp)
   int next = 0;
   std::uint64_t defaultType = 1;  // bytes; 8 after 'init <anything>'
+  // An open partial waitall (TiRequests::startPartial): where its waits go, and its line.
+  std::size_t partialAt = 0, partialLine = 0;
+  int partialFile = 0;
+  std::size_t completedByAny = 0;  // waitany lines since the last full waitall
+  std::set<std::size_t> startedWithout;  // events of persistent receives (Start) of unknown source
   // alltoallv count lists, moved into Trace::blocks (Event::blocks indexes them) when the
   // ranks' events are gathered.
   std::vector<std::vector<std::uint64_t>> blocks;
@@ -53,6 +58,70 @@ bool isTypeName(const std::string& word) {
   return typeSize(word) > 0;
 }
 
+
+// Ends the rank's open partial waitall: a wait for each request it covered, where it was.
+void endPartial(TiRank& s) {
+  std::vector<Event> waits;
+  for (const TiRequests::Live& covered : s.live.endPartial()) {
+    if (covered.request < 0) continue;  // a collective's request: nothing to wait for
+    Event e;
+    e.kind = EventKind::Wait;
+    e.line = s.partialLine;
+    e.file = s.partialFile;
+    e.request = covered.request;
+    waits.push_back(e);
+  }
+  s.events.insert(s.events.begin() + static_cast<std::ptrdiff_t>(s.partialAt), waits.begin(),
+                  waits.end());
+}
+
+// 'wait <src> <dst> <tag>' (current), or 'wait' (older: the last request posted).
+void wait(const Reader& r, const std::vector<std::string>& words, TiRank& s) {
+  std::optional<TiRequests::Live> found;
+  if (words.size() >= 5) {
+    const long long src = r.integer(words[2], "a rank");
+    const long long dst = r.integer(words[3], "a rank");
+    const long long tag = r.integer(words[4], "a tag");
+    found = s.live.wait(src, dst, tag);
+    if (!found)
+      r.fail("no pending request " + words[2] + " " + words[3] + " " + words[4] +
+             " (source, destination, tag) to wait for");
+    // A receive posted without its source (a persistent one's Start): the wait names it.
+    Event* posted = found->request >= 0 ? &s.events[found->event] : nullptr;
+    if (posted && posted->peer == kAnySource && found->src == kTiAnySource && src >= 0 &&
+        posted->kind == EventKind::Irecv && s.startedWithout.count(found->event))
+      posted->peer = static_cast<int>(src);
+  } else {
+    found = s.live.takeLast();
+    if (!found) r.fail("wait without a pending isend/irecv");
+  }
+  if (found->request < 0) return;  // a non-blocking collective's: it ran at its call
+  Event e = r.event(EventKind::Wait);
+  e.request = found->request;
+  s.events.push_back(e);
+  if (s.live.partialSettled()) endPartial(s);
+}
+
+// 'Start <peer> <tag> <bytes> <datatype>' (SMPI 3.32, MPI_Start): a persistent request
+// started. The size is in bytes already; a receive's peer is the rank itself (SMPI writes the
+// request's destination), its source unknown until a wait names it.
+void startPersistent(const Reader& r, const std::vector<std::string>& words, int ranks, int rank,
+                     TiRank& s, RequestIds& requests) {
+  if (words.size() < 5) r.fail("'Start' takes the form '<rank> Start <peer> <tag> <bytes> [datatype]'");
+  const int peer = r.rank(words[2], ranks, "peer rank");
+  const long long tag = r.integer(words[3], "a tag");
+  const bool receive = peer == rank;
+  Event e = r.event(receive ? EventKind::Irecv : EventKind::Isend);
+  e.peer = receive ? kAnySource : peer;
+  e.tag = tag;
+  e.bytes = messageBytes(r.file, r.line, words[4], "size");
+  e.request = requests(s.next++);
+  if (receive) s.startedWithout.insert(s.events.size());
+  s.live.post(receive ? kTiAnySource : rank, receive ? rank : peer, tag, e.request,
+              s.events.size());
+  s.events.push_back(e);
+}
+
 void readTiLine(const Reader& r, const std::vector<std::string>& words, int ranks,
                 std::vector<TiRank>& state, RequestIds& requests) {
   if (words.size() < 2) r.fail("expected '<rank> <action> ...'");
@@ -60,6 +129,23 @@ void readTiLine(const Reader& r, const std::vector<std::string>& words, int rank
   const std::string action = lower(words[1]);
   if (action == "compute") return;  // flops: read and ignored (below), and half the lines
   TiRank& s = state[rank];
+  // An open partial waitall ends at the first line that is not a wait (or a test, which
+  // completes nothing here).
+  if (s.live.partialOpen() && action != "wait" && action.rfind("test", 0) != 0 &&
+      action != "location")
+    endPartial(s);
+  // A non-blocking collective (SMPI writes 'ibcast', 'iallreduce', ...) runs as the blocking
+  // one at its call; its request only counts in waitall and takes the wait that names it.
+  static const std::set<std::string> kCollectiveActions = {
+      "barrier", "bcast",     "reduce",    "allreduce",  "alltoall",  "allgather",
+      "gather",  "scatter",   "reducescatter", "gatherv", "scatterv", "allgatherv",
+      "alltoallv", "scan",    "exscan"};
+  if (action.size() > 1 && action[0] == 'i' && kCollectiveActions.count(action.substr(1))) {
+    s.live.postCollective();
+    std::vector<std::string> blocking = words;
+    blocking[1] = action.substr(1);
+    return readTiLine(r, blocking, ranks, state, requests);
+  }
   const auto need = [&](std::size_t n, const char* usage) {
     if (words.size() < n) r.fail("'" + words[1] + "' takes the form '<rank> " + usage + "'");
   };
@@ -73,14 +159,22 @@ void readTiLine(const Reader& r, const std::vector<std::string>& words, int rank
   const auto pointToPoint = [&](EventKind kind, bool nonBlocking) {
     need(4, "send|recv|isend|irecv <peer> <tag> <size> [datatype]");
     Event e = r.event(kind);
-    e.peer = r.rank(words[2], ranks, "peer rank");
+    const bool receive = kind == EventKind::Recv || kind == EventKind::Irecv;
     const bool tagless = words.size() == 4 || (words.size() == 5 && isTypeName(words[4]));
-    e.tag = tagless ? 0 : r.integer(words[3], "a tag");
+    const long long tag = tagless ? 0 : r.integer(words[3], "a tag");
+    if (receive && words[2] == "-333") {
+      e.peer = kAnySource;
+    } else if (words[2] == "-333") {
+      r.fail("send to -333 (SMPI's MPI_ANY_SOURCE): a send needs its destination");
+    } else {
+      e.peer = r.rank(words[2], ranks, receive ? "source rank" : "destination rank");
+    }
+    e.tag = receive && tag == kTiAnyTag ? kAnyTag : tag;
     e.bytes = tagless ? bytesAt(3, 4) : bytesAt(4, 5);
     if (nonBlocking) {
       e.request = requests(s.next++);
-      const bool send = kind == EventKind::Isend;
-      s.live.push_back({send ? rank : e.peer, send ? e.peer : rank, e.tag, e.request});
+      const long long peer = receive && e.peer == kAnySource ? kTiAnySource : e.peer;
+      s.live.post(receive ? peer : rank, receive ? rank : peer, tag, e.request, s.events.size());
     }
     s.events.push_back(e);
   };
@@ -91,34 +185,40 @@ void readTiLine(const Reader& r, const std::vector<std::string>& words, int rank
     e.root = root;
     s.events.push_back(e);
   };
-  if (action == "send") return pointToPoint(EventKind::Send, false);
+  // Ssend and bsend as send (the protocol follows the size: CcsOptions::eagerLimit).
+  if (action == "send" || action == "ssend" || action == "bsend" || action == "rsend")
+    return pointToPoint(EventKind::Send, false);
   if (action == "recv") return pointToPoint(EventKind::Recv, false);
-  if (action == "isend") return pointToPoint(EventKind::Isend, true);
+  if (action == "isend" || action == "issend" || action == "ibsend" || action == "irsend")
+    return pointToPoint(EventKind::Isend, true);
   if (action == "irecv") return pointToPoint(EventKind::Irecv, true);
-  if (action == "wait") {
-    if (s.live.empty()) r.fail("wait without a pending isend/irecv");
-    auto it = s.live.end() - 1;  // older syntax: the last request posted (SMPI's replay)
-    if (words.size() >= 5) {     // current: 'wait <src> <dst> <tag>'
-      const long long src = r.integer(words[2], "a rank");
-      const long long dst = r.integer(words[3], "a rank");
-      const long long tag = r.integer(words[4], "a tag");
-      it = std::find_if(s.live.begin(), s.live.end(), [&](const TiRequest& request) {
-        return request.src == src && request.dst == dst && request.tag == tag;
-      });
-      if (it == s.live.end())
-        r.fail("no pending request " + std::to_string(src) + " " + std::to_string(dst) + " " +
-               std::to_string(tag) + " to wait for");
+  if (action == "start") return startPersistent(r, words, ranks, rank, s, requests);
+  if (action == "startall")
+    r.fail("'Startall': SimGrid's TI traces do not say which persistent requests MPI_Startall "
+           "starts (MPI_Send_init and MPI_Recv_init are not traced); record the program with "
+           "libtac3trace.so or DUMPI (docs/trace-formats.md)");
+  if (action == "wait") return wait(r, words, s);
+  if (action == "waitall") {
+    const std::size_t count =
+        words.size() > 2 ? static_cast<std::size_t>(std::max(0LL, r.integer(words[2], "a count")))
+                         : s.live.size();
+    // Requests a waitany completed are still in `live` (the trace does not say which).
+    if (count + s.completedByAny >= s.live.size()) {
+      s.events.push_back(r.event(EventKind::Waitall));
+      s.live.clear();
+      s.completedByAny = 0;
+    } else {
+      // Fewer than all: the waits after it name the ones it did not cover (ti_requests.hpp).
+      s.partialAt = s.events.size();
+      s.partialLine = r.line;
+      s.partialFile = r.fileIndex;
+      s.live.startPartial(count);
     }
-    Event e = r.event(EventKind::Wait);
-    e.request = it->request;
-    s.live.erase(it);
-    s.events.push_back(e);
     return;
   }
-  if (action == "waitall") {
-    s.events.push_back(r.event(EventKind::Waitall));
-    s.live.clear();
-    return;
+  if (action == "waitany") {
+    ++s.completedByAny;
+    return s.events.push_back(r.event(EventKind::Waitany));
   }
   if (action == "sendrecv") {  // SMPI's sendRecv: both halves with tag 0
     need(6, "sendRecv <send_size> <dst> <recv_size> <src> [send_type] [recv_type]");
@@ -236,8 +336,10 @@ void readTiLine(const Reader& r, const std::vector<std::string>& words, int rank
   }
   // Read and ignored: computation in flops (no speed known), tests, communicator management
   // (collectives are taken on all ranks), source locations.
-  static const char* ignored[] = {"finalize", "compute", "comm_size", "comm_split", "comm_dup",
-                                  "location", "test",    "testall",   "waitany"};
+  // MPI_Test* (whether it completed is not traced: the request stays pending until a wait
+  // covers it), MPI_Waitsome is not traced at all.
+  static const char* ignored[] = {"finalize", "compute",  "comm_size", "comm_split", "comm_dup",
+                                  "location", "test",     "testall",   "testany",    "testsome"};
   for (const char* name : ignored)
     if (action == name) return;
   r.fail("unknown SimGrid action '" + words[1] + "'");
@@ -286,6 +388,7 @@ Trace readSimgrid(const std::string& path, const std::vector<std::string>& files
   }
   trace.events.resize(ranks);
   for (int rank = 0; rank < ranks; ++rank) {
+    if (state[rank].live.partialOpen()) endPartial(state[rank]);
     // Per-rank block indexes become indexes into the trace's one table.
     const int offset = static_cast<int>(trace.blocks.size());
     for (Event& e : state[rank].events)

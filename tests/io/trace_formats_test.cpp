@@ -139,7 +139,7 @@ TEST_F(TraceFormatErrors, DumpiCallsAreCheckedWithTheirFileAndLine) {
                      "int tag=0\nMPI_Comm comm=5 (user-defined)\n" +
                      footer);
   fails(file("index2", "s0.txt\nr1.txt\n"), TraceFormat::Dumpi,
-        "s0.txt:1: MPI_Send on communicator 5 (user-defined), which no MPI_Comm_split");
+        "s0.txt:1: MPI_Send on communicator 5 (user-defined), which no communicator call of this rank made");
 }
 
 // Issue 14, item 1: a negative or wrapped collective root is an error where it is written,
