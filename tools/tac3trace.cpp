@@ -9,6 +9,8 @@
 // MPI_ANY_SOURCE (or with MPI_ANY_TAG) is written once its status is known; the lines after it wait
 // in memory until then, to keep program order. MPI_Pcontrol(1) writes an `iteration` marker,
 // MPI_Pcontrol(0) stops recording.
+#include "tac3trace.hpp"
+
 #include <mpi.h>
 
 #include <algorithm>
@@ -22,6 +24,7 @@
 #include <string>
 #include <vector>
 
+namespace tac3trace {
 namespace {
 
 struct Pending {
@@ -35,6 +38,14 @@ struct Pending {
   MPI_Comm comm = MPI_COMM_NULL;
 };
 
+struct Persistent {  // a persistent request's operation, from its MPI_*_init
+  bool recv = false;
+  int peer = 0;  // world rank, or MPI_ANY_SOURCE
+  long long bytes = 0;
+  int tag = 0;
+  MPI_Comm comm = MPI_COMM_NULL;
+};
+
 struct Tracer {
   std::FILE* out = nullptr;
   int rank = 0;
@@ -42,12 +53,15 @@ struct Tracer {
   bool recording = false;
   int nextRequest = 0;
   std::map<MPI_Request, Pending> requests;
+  std::map<MPI_Request, Persistent> persistent;
   std::deque<std::string> queue;  // lines not yet written (one waits for its source)
   std::size_t queueBase = 0;      // slot number of queue.front()
   int openLines = 0;
 };
 
 Tracer g;
+
+}  // namespace
 
 void flushResolved() {
   while (!g.queue.empty() && !g.queue.front().empty()) {
@@ -228,7 +242,31 @@ void posted(MPI_Request request, bool recv, int peer, long long bytes, int tag, 
   g.requests[request] = p;
 }
 
-}  // namespace
+// A persistent request started: its isend or irecv line, as MPI_Isend/MPI_Irecv write it.
+void started(MPI_Request request) {
+  const auto it = g.persistent.find(request);
+  if (it == g.persistent.end()) return;  // MPI_PROC_NULL, or made before recording
+  const Persistent& p = it->second;
+  posted(request, p.recv, p.peer, p.bytes, p.tag, p.comm);
+}
+
+// A sendrecv's two halves (the receive's source and tag as its status gives them).
+void exchange(int to, long long sent, int sendtag, int from, long long room, int recvtag) {
+  if (sendtag == recvtag) {
+    emit(line({"sendrecv", str(to), str(sent), str(from), str(room), str(sendtag)}));
+  } else {  // different tags: the same as both sides posted, then both waited for
+    const std::string s = requestName(g.nextRequest++);
+    const std::string r = requestName(g.nextRequest++);
+    emit(line({"isend", str(to), str(sent), str(sendtag), s}));
+    emit(line({"irecv", str(from), str(room), str(recvtag), r}));
+    emit(line({"wait", s}));
+    emit(line({"wait", r}));
+  }
+}
+
+}  // namespace tac3trace
+
+using namespace tac3trace;
 
 extern "C" {
 
@@ -285,6 +323,50 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, 
   return result;
 }
 
+// Persistent requests: kept at their init, written as an isend or irecv at each start.
+int MPI_Send_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                  MPI_Request* request) {
+  const int result = PMPI_Send_init(buf, count, type, dest, tag, comm, request);
+  if (dest != MPI_PROC_NULL)
+    g.persistent[*request] = {false, worldRank(comm, dest), bytesOf(count, type), tag, comm};
+  return result;
+}
+
+int MPI_Ssend_init(const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                   MPI_Comm comm, MPI_Request* request) {
+  const int result = PMPI_Ssend_init(buf, count, type, dest, tag, comm, request);
+  if (dest != MPI_PROC_NULL)
+    g.persistent[*request] = {false, worldRank(comm, dest), bytesOf(count, type), tag, comm};
+  return result;
+}
+
+int MPI_Recv_init(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                  MPI_Request* request) {
+  const int result = PMPI_Recv_init(buf, count, type, source, tag, comm, request);
+  if (source != MPI_PROC_NULL)
+    g.persistent[*request] = {true, worldRank(comm, source), bytesOf(count, type), tag, comm};
+  return result;
+}
+
+int MPI_Start(MPI_Request* request) {
+  const int result = PMPI_Start(request);
+  if (on()) started(*request);
+  return result;
+}
+
+int MPI_Startall(int count, MPI_Request requests[]) {
+  const int result = PMPI_Startall(count, requests);
+  if (on())
+    for (int i = 0; i < count; ++i) started(requests[i]);
+  return result;
+}
+
+int MPI_Request_free(MPI_Request* request) {
+  g.persistent.erase(*request);
+  g.requests.erase(*request);  // an active one completes on its own: never waited for here
+  return PMPI_Request_free(request);
+}
+
 int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
               MPI_Request* request) {
   const int result = PMPI_Irecv(buf, count, type, source, tag, comm, request);
@@ -301,18 +383,20 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
   const int result = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
                                    recvtype, source, recvtag, comm, status);
   if (!on() || dest == MPI_PROC_NULL || source == MPI_PROC_NULL) return result;
-  const int to = worldRank(comm, dest), from = worldRank(comm, status->MPI_SOURCE);
-  const long long sent = bytesOf(sendcount, sendtype), room = bytesOf(recvcount, recvtype);
-  if (sendtag == status->MPI_TAG) {
-    emit(line({"sendrecv", str(to), str(sent), str(from), str(room), str(sendtag)}));
-  } else {  // different tags: the same as both sides posted, then both waited for
-    const std::string s = requestName(g.nextRequest++);
-    const std::string r = requestName(g.nextRequest++);
-    emit(line({"isend", str(to), str(sent), str(sendtag), s}));
-    emit(line({"irecv", str(from), str(room), str(status->MPI_TAG), r}));
-    emit(line({"wait", s}));
-    emit(line({"wait", r}));
-  }
+  exchange(worldRank(comm, dest), bytesOf(sendcount, sendtype), sendtag,
+           worldRank(comm, status->MPI_SOURCE), bytesOf(recvcount, recvtype), status->MPI_TAG);
+  return result;
+}
+
+int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag,
+                         int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
+  MPI_Status own;
+  if (status == MPI_STATUS_IGNORE) status = &own;
+  const int result =
+      PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, status);
+  if (on() && dest != MPI_PROC_NULL && source != MPI_PROC_NULL)
+    exchange(worldRank(comm, dest), bytesOf(count, type), sendtag,
+             worldRank(comm, status->MPI_SOURCE), bytesOf(count, type), status->MPI_TAG);
   return result;
 }
 
@@ -392,79 +476,6 @@ int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices
   if (on() && *outcount != MPI_UNDEFINED)
     for (int k = 0; k < *outcount; ++k) completed(handles[indices[k]], &statuses[k]);
   return result;
-}
-
-int MPI_Barrier(MPI_Comm comm) {
-  // Over all ranks: the global synchronisation; on a smaller communicator: its barrier.
-  if (on()) {
-    const std::string id = commId(comm);
-    emit(id.empty() ? line({"barrier"}) : line({"barrier", "comm=" + id}));
-  }
-  return PMPI_Barrier(comm);
-}
-
-// Collectives are recorded before they run, so that their lines come in call order.
-int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
-  if (on()) collective("bcast", bytesOf(count, type), root, comm, false);
-  return PMPI_Bcast(buf, count, type, root, comm);
-}
-
-int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
-               int root, MPI_Comm comm) {
-  if (on()) collective("reduce", bytesOf(count, type), root, comm, false);
-  return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
-}
-
-int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                  MPI_Comm comm) {
-  if (on()) collective("allreduce", bytesOf(count, type), -1, comm, false);
-  return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
-}
-
-int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (on()) collective("allgather", bytesOf(recvcount, recvtype), -1, comm, false);
-  return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-}
-
-int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                   MPI_Comm comm) {
-  if (on()) collective("allgather", largestOf(recvcounts, sizeOf(comm), recvtype), -1, comm, false);
-  return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
-}
-
-int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (on()) collective("alltoall", bytesOf(sendcount, sendtype), -1, comm, false);
-  return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-}
-
-int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
-                  MPI_Datatype recvtype, MPI_Comm comm) {
-  if (on()) collective("alltoall", largestOf(sendcounts, sizeOf(comm), sendtype), -1, comm, true);
-  return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                        recvtype, comm);
-}
-
-int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (on()) collective("gather", bytesOf(sendcount, sendtype), root, comm, false);
-  return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-}
-
-int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (on()) collective("scatter", bytesOf(recvcount, recvtype), root, comm, false);
-  return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-}
-
-int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
-                       MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-  if (on())
-    collective("reduce_scatter", largestOf(recvcounts, sizeOf(comm), type), -1, comm, false);
-  return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
 }
 
 }  // extern "C"
