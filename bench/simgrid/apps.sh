@@ -18,7 +18,7 @@
 #   snap        lanl/SNAP (Fortran): discrete-ordinates transport, KBA wavefront sweeps on an
 #               npey x npez process grid (a near-square factoring of RANKS; 8 x 8 for 64), time
 #               dependent, 2 time steps of 16 x 32 x 32 cells, 12 angles per octant, 4 groups,
-#               ichunk 8. multiswp=0 (the classic pipelined KBA: blocking Recv/Send); SNAP's
+#               ichunk 4 (4 pipeline stages per octant in x). multiswp=0 (the classic pipelined KBA: blocking Recv/Send); SNAP's
 #               default multiswp=1 polls with Testsome, which under SMPI costs ~8x the wall time
 #               and fills the trace with test lines. Check: "Success! Done in a SNAP!" and no
 #               "Unconverged" warning or ERROR.
@@ -174,7 +174,7 @@ EOF
 &invar
   npey=$ny
   npez=$nz
-  ichunk=8
+  ichunk=4
   nthreads=1
   nnested=1
   ndimen=3
@@ -232,8 +232,9 @@ app_args() {  # app
 # SMPI options APP needs besides the run's own.
 app_smpi_flags() {  # app
   case "$1" in
-    cloverleaf|snap)   # one libgfortran (its unit table) per rank, as in a real MPI job
-      echo "--cfg=smpi/privatize-libs:libgfortran.so.5" ;;
+    # every rank opens clover.in.tmp: one libgfortran (its unit table) per rank, as in a real
+    # MPI job. (Not SNAP's: its privatized copies lose the command line, "CMDARG: Missing".)
+    cloverleaf) echo "--cfg=smpi/privatize-libs:libgfortran.so.5" ;;
     *) echo "" ;;
   esac
 }
@@ -330,7 +331,7 @@ run_app() {  # app platform hosts [log]
   local app=$1 platform=$2 hosts=$3 out=${4:-} bin key dir wall peak simulated
   local -a args smpi
   bin=$(app_build "$app") || return 1
-  [ -f "$platform" ] && [ -f "$hosts" ] || { alog "run_app: no $platform or $hosts"; return 1; }
+  if [ ! -f "$platform" ] || [ ! -f "$hosts" ]; then alog "run_app: no $platform or $hosts"; return 1; fi
   platform=$(cd "$(dirname "$platform")" && pwd)/$(basename "$platform")
   read -r -a args <<< "$(app_args "$app")"
   read -r -a smpi <<< "$(app_smpi_flags "$app")"
