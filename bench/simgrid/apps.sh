@@ -17,11 +17,15 @@
 #               scheme conserves it to round-off, as in PENNANT's sample outputs).
 #   snap        lanl/SNAP (Fortran): discrete-ordinates transport, KBA wavefront sweeps on an
 #               npey x npez process grid (a near-square factoring of RANKS; 8 x 8 for 64), time
-#               dependent, 2 time steps of 16 x 32 x 32 cells, 12 angles per octant, 4 groups,
-#               ichunk 4 (4 pipeline stages per octant in x). multiswp=0 (the classic pipelined KBA: blocking Recv/Send); SNAP's
-#               default multiswp=1 polls with Testsome, which under SMPI costs ~8x the wall time
-#               and fills the trace with test lines. Check: "Success! Done in a SNAP!" and no
-#               "Unconverged" warning or ERROR.
+#               dependent: 2 time steps (91 inner sweeps of 8 octants) of 16 x 32 x 32 cells,
+#               12 angles per octant, 4 groups, ichunk 4 (4 pipeline stages per octant in x).
+#               multiswp=0, the classic pipelined KBA (blocking Recv/Send); SNAP's default
+#               multiswp=1 polls with Testsome, which under SMPI costs ~8x the wall time and
+#               fills the trace with test lines. Check: "Success! Done in a SNAP!" and no
+#               "Unconverged" warning or ERROR. Linked with a 2-line C object (snap_exit_shim)
+#               that makes the Fortran EXIT SNAP ends with end its rank only, as smpicc does
+#               for C's exit: otherwise the first rank's exit ends the simulation and cuts the
+#               tail of every rank's TI file.
 #   cloverleaf  UK-MAC/CloverLeaf_ref (Fortran + C kernels): 2D structured Euler hydro, halo
 #               exchange of many fields (Isend/Irecv/Waitall), Allreduce, Reduce. Its own
 #               InputDecks/clover_bm_short.in (960 x 960 cells, 87 steps, test problem 2).
@@ -31,12 +35,27 @@
 #   miniamr     Mantevo/miniAMR ref (C): AMR stencil; the block exchange (Isend/Irecv/Waitany)
 #               changes as a sphere's surface moves through the mesh and blocks refine,
 #               coarsen and move (RCB load balance: Alltoall, Allreduce, Comm_split, Scan).
-#               A 4 x 4 x 4 rank grid (a near-cubic factoring of RANKS), 8^3-cell blocks, up to
-#               3 levels of refinement checked every 5 of 40 time steps, 10 stages a step,
-#               10 variables. Check: its "Summary:" line, more blocks than ranks (it refined)
-#               and no checksum "difference too large".
+#               A 4 x 4 x 4 rank grid (a near-cubic factoring of RANKS), 8^3-cell blocks, the
+#               surface of a sphere of radius 0.15 moving from (0.15, 0.15, 0.15) along the
+#               diagonal by 0.015 a step, up to 3 levels of refinement, refined every 5 of 40
+#               time steps, 5 stages a step, 10 variables, checksums every 5 stages
+#               (1360 blocks on average, at most 189 a rank; --max_blocks 300). Check: its
+#               "Summary:" line, more blocks than ranks (it refined) and no checksum
+#               "difference too large". SMPI's TI lines name no communicator (and it writes
+#               no comm_split or scan lines): the RCB's Allreduces on the Comm_split
+#               communicators look like MPI_COMM_WORLD ones, and their number differs between
+#               ranks, so the collectives of this trace cannot be matched.
+#   miniamr-nolb  the same miniAMR run without load balancing (--lb_opt 0, --max_blocks 600;
+#               at most 506 blocks a rank): blocks refine and coarsen where they are, the
+#               exchange still changes at every refinement, and every collective is on
+#               MPI_COMM_WORLD.
 #
-# usage: bench/simgrid/apps.sh [APPS]              build, trace, check (default: all four)
+# A trace is kept only when the run verified, the index lists RANKS rank files and each of them
+# ends with its rank's finalize line. Traced on 2 shared cores (SimGrid 3.32): pennant 22 s
+# 0.2 GB 9 MB, snap 40 s 0.15 GB 30 MB, cloverleaf 24 s 0.3 GB 11 MB, miniamr 150 s 2.2 GB
+# 105 MB, miniamr-nolb 90 s 4.1 GB 44 MB (wall, peak memory, rank files).
+#
+# usage: bench/simgrid/apps.sh [APPS]              build, trace, check (default: all five)
 #        bench/simgrid/apps.sh run APP PLATFORM HOSTS [LOG]
 #               run the real binary (not a replay) on PLATFORM with HOSTS (one line a rank)
 #               and print its simulated seconds; SMPI's output in LOG when given
@@ -66,7 +85,7 @@ APPS_SRC=${APPS_SRC:-$apps_root/../shared/apps}
 APPS_WORK=${APPS_WORK:-/tmp/tac3map-apps}
 COMPUTE=${COMPUTE:-no}
 STEPS=${STEPS:-all}
-ALL_APPS="pennant snap cloverleaf miniamr"
+ALL_APPS="pennant snap cloverleaf miniamr miniamr-nolb"
 
 TAC3MAP=${TAC3MAP:-$apps_root/build/tac3map}   # common.sh wants it set; not used here
 source "$apps_here/common.sh"   # SMPI_CFG (the network model of validate.sh, peers.sh, npb.sh)
@@ -93,6 +112,14 @@ factor3() {
 }
 
 # --- 1. build ---------------------------------------------------------------------------------
+# The application an APP name builds: miniamr-nolb is miniamr's binary run differently.
+app_base() {  # app
+  case "$1" in
+    miniamr-nolb) echo miniamr ;;
+    *) echo "$1" ;;
+  esac
+}
+
 app_binary() {  # app -> the binary's path
   local b=$APPS_WORK/build/$1
   case "$1" in
@@ -110,9 +137,10 @@ app_make() {  # app
   case "$1" in
     pennant)     # Makefile: icpc, -O3 -fast, -openmp; USE_MPI kept
       make_cmd=(make -j1 CXX=smpicxx LD=smpicxx "CXXFLAGS=-O2 -DUSE_MPI" LDFLAGS=) ;;
-    snap)        # src/Makefile: mpif90, -O3 -fopenmp; MPI=yes (plib.F90 -DMPI), OPENMP=no
+    snap)        # src/Makefile: mpif90, -O3 -fopenmp; MPI=yes (plib.F90 -DMPI), OPENMP=no;
+                 # FFLAG2 (link only) adds smpi_exit.o (snap_exit_shim)
       make_cmd=(make -C src -j1 TARGET=gsnap FORTRAN=smpiff MPI=yes OPENMP=no
-                "FFLAGS=-O2 -fallow-argument-mismatch" FFLAG2=) ;;
+                "FFLAGS=-O2 -fallow-argument-mismatch" "FFLAG2=$APPS_WORK/build/snap/smpi_exit.o") ;;
     cloverleaf)  # Makefile: COMPILER=GNU (-O3 -march=native, -fopenmp), mpif90/mpicc
       make_cmd=(make -j1 COMPILER=GNU MPI_COMPILER=smpiff C_MPI_COMPILER=smpicc OMP_GNU=
                 "FLAGS_GNU=-O2 -fallow-argument-mismatch" CFLAGS_GNU=-O2) ;;
@@ -121,14 +149,33 @@ app_make() {  # app
   esac
 }
 
+# SNAP ends (utils.f90, stop_run) with MPI_Finalize and then the Fortran EXIT intrinsic. Under
+# SMPI every rank is a thread of one process: the first rank's exit(0) ends the simulation
+# ("Process called exit when leaving - Skipping cleanups") and the unwritten tails of all the TI
+# files are lost (unmatched sends and receives, no finalize lines). SMPI's C wrappers replace
+# exit by smpi_exit (smpi_helpers.h), which ends the calling rank only; smpiff does not, so this
+# object, linked into gsnap, does the same for gfortran's EXIT. SNAP's sources are untouched.
+snap_exit_shim() {  # build dir
+  cat > "$1/smpi_exit.c" <<'EOF'
+/* written by tac3map's bench/simgrid/apps.sh: gfortran's EXIT intrinsic ends only the calling
+   SMPI rank, as smpicc's exit does (smpi_helpers.h: #define exit(x) smpi_exit(x)) */
+void smpi_exit(int status);
+void _gfortran_exit_i4(const int* status) { smpi_exit(status ? *status : 0); }
+EOF
+  smpicc -O2 -c "$1/smpi_exit.c" -o "$1/smpi_exit.o"
+}
+
 app_build() {  # app -> path of the binary
-  local app=$1 dir=$APPS_WORK/build/$1 bin wall peak make_cmd
+  local app dir bin wall peak make_cmd
+  app=$(app_base "$1")
+  dir=$APPS_WORK/build/$app
   bin=$(app_binary "$app")
   if [ ! -x "$bin" ]; then
     [ -d "$APPS_SRC/$app" ] || { alog "no $app at $APPS_SRC/$app (set APPS_SRC)"; return 1; }
     rm -rf "$dir"; mkdir -p "$APPS_WORK/build"
     cp -r "$APPS_SRC/$app" "$dir"
     chmod -R u+w "$dir"   # shared/ is read-only
+    [ "$app" = snap ] && snap_exit_shim "$dir"
     app_make "$app"
     alog "building $app: ${make_cmd[*]}"
     echo "${make_cmd[*]}" > "$APPS_WORK/build/$app.cmd"
@@ -210,22 +257,25 @@ EOF
     cloverleaf)
       cp "$APPS_WORK/build/cloverleaf/InputDecks/clover_bm_short.in" "$dir/clover.in"
       chmod u+w "$dir/clover.in" ;;
-    miniamr) ;;
+    miniamr|miniamr-nolb) ;;
+    *) alog "unknown application $app (one of: $ALL_APPS)"; return 1 ;;
   esac
 }
 
 # The command line of APP (relative to its run folder).
 app_args() {  # app
-  local px py pz
+  local px py pz lb
   case "$1" in
     pennant) echo "leblanc128.pnt" ;;
     snap) echo "snap.in snap.out" ;;
     cloverleaf) echo "" ;;   # reads clover.in, writes clover.out
-    miniamr)
+    miniamr|miniamr-nolb)
       read -r px py pz < <(factor3 "$RANKS")
-      echo "--npx $px --npy $py --npz $pz --nx 8 --ny 8 --nz 8 --num_refine 3 --max_blocks 300" \
-           "--num_objects 1 --object 2 0 0.15 0.15 0.15 0.015 0.015 0.015 0.25 0.25 0.25 0.0 0.0 0.0" \
-           "--num_tsteps 40 --stages_per_ts 10 --num_vars 10 --checksum_freq 5 --report_perf 4" ;;
+      lb="--max_blocks 300"   # RCB load balance at every refinement (miniAMR's default)
+      [ "$1" = miniamr-nolb ] && lb="--max_blocks 600 --lb_opt 0"
+      echo "--npx $px --npy $py --npz $pz --nx 8 --ny 8 --nz 8 --num_refine 3 $lb" \
+           "--num_objects 1 --object 2 0 0.15 0.15 0.15 0.015 0.015 0.015 0.15 0.15 0.15 0.0 0.0 0.0" \
+           "--num_tsteps 40 --stages_per_ts 5 --num_vars 10 --checksum_freq 5 --report_perf 4" ;;
   esac
 }
 
@@ -253,13 +303,13 @@ app_check() {  # app log
         { alog "pennant: energy not conserved (PENNANT's energy check), see $log"; return 1; } ;;
     snap)
       grep -q 'Success! Done in a SNAP!' "$log" || { alog "snap: no 'Success! Done in a SNAP!' in $log"; return 1; }
-      if grep -q -e 'Unconverged' -e '\*\*\*ERROR' "$log"; then
+      if grep -q -e 'Unconverged' -e 'did not converge' -e '\*\*\*ERROR' "$log"; then
         alog "snap: unconverged or an error, see $log"; return 1
       fi ;;
     cloverleaf)
       grep -q 'This test is considered PASSED' "$log" ||
         { alog "cloverleaf: test problem not PASSED, see $log"; return 1; } ;;
-    miniamr)
+    miniamr|miniamr-nolb)
       local blocks
       grep -q 'difference too large' "$log" && { alog "miniamr: checksum failed, see $log"; return 1; }
       blocks=$(sed -n 's/^Summary: .* blocks\/ts \([0-9.]*\) .*/\1/p' "$log" | tail -1)
@@ -307,6 +357,14 @@ app_trace() {  # app binary -> index of the trace
       { alog "$app did not verify under tracing, see $dir/trace.log"; rm -f "$dir/trace.txt"; return 1; }
     [ "$(wc -l < "$dir/trace.txt")" = "$RANKS" ] ||
       { alog "$app: the index $dir/trace.txt does not list $RANKS rank files"; rm -f "$dir/trace.txt"; return 1; }
+    # every rank file complete: its last line "<rank> finalize", newline-terminated
+    local f bad=0
+    while read -r f; do
+      if [ -n "$(tail -c 1 "$dir/$f")" ] || ! tail -1 "$dir/$f" | grep -q ' finalize$'; then
+        alog "$app: $dir/$f does not end with finalize (truncated)"; bad=1
+      fi
+    done < "$dir/trace.txt"
+    [ "$bad" = 0 ] || { rm -f "$dir/trace.txt"; return 1; }
     read -r wall peak < <(tail -1 "$dir/trace.time")
     lines=$(cat "$dir"/trace.txt_files/* | wc -l)
     astep "$app" trace "$wall" "$peak" 0 "$(du -sk "$dir/trace.txt_files" | cut -f1) KiB $lines lines"

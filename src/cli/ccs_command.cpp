@@ -29,7 +29,7 @@ Command addCcsCommand(CLI::App& app, Deprecations& deprecated) {
 }
 
 int runCcs(const CcsOptionsCli& o) {
-  const CcsSet sets = ccsOf(loadTrace(o.input), o.input);
+  const CcsSet sets = ccsOf(loadTrace(o.input), o.input, jobMpiProfile(o.input, nullptr));
   // Repeated sets and the iteration they form (problem.hpp): what map and score keep.
   const Problem merged = makeProblem(sets);
   const Period period = findPeriod(merged.ccsOfSet);

@@ -2,8 +2,15 @@
 
 #include "tac3map/io/trace_formats.hpp"
 #include "tac3map/model/model.hpp"
+#include "tac3map/model/mpi_profile.hpp"
 
 namespace tac3map::cli {
+
+std::string mpiProfileList() {
+  std::string names;
+  for (const std::string& name : mpiProfileNames()) names += (names.empty() ? "" : ", ") + name;
+  return names;
+}
 
 void addTraceOptions(CLI::App& app, TraceInput& input, Deprecations* deprecated) {
   app.add_option("--trace,-t", input.trace,
@@ -27,9 +34,14 @@ void addTraceOptions(CLI::App& app, TraceInput& input, Deprecations* deprecated)
                "sends complete at once on the sender, blocking or at their wait (small buffered "
                "messages)");
   app.add_option("--eager-limit", input.eagerLimit,
-                 "sends of fewer bytes complete at once on the sender, blocking or at their wait: "
-                 "the MPI's eager limit (SimGrid: smpi/send-is-detached-thresh); default 0, none")
+                 "sends of fewer bytes complete at once on the sender, blocking or at their wait "
+                 "(default: the MPI profile's eager limit; 0: none)")
       ->check(nonNegative());
+  app.add_option("--mpi", input.mpi,
+                 "the MPI the program runs: " + mpiProfileList() +
+                     ", or a profile file: its eager limit, collective algorithms by size and "
+                     "cost per message (default: the machine file's \"mpi\", else openmpi; "
+                     "docs/mpi-profiles.md)");
   app.add_option("--collectives", input.collectives,
                  "algorithm per collective, e.g. allreduce=ring,allgather=bruck "
                  "(docs/trace-format.md)");

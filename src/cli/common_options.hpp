@@ -38,6 +38,8 @@ Command runWhenParsed(const CLI::App* subcommand, std::shared_ptr<Options> optio
 // with a note where it meant the trace format (`deprecated` given; where it meant the output
 // format, on `score`, it is that command's old spelling of --output-format).
 void addTraceOptions(CLI::App& app, TraceInput& input, Deprecations* deprecated);
+// "openmpi, mpich, ...": the built-in MPI profiles, for help texts.
+std::string mpiProfileList();
 
 // The job's box: --machine, --shape, --offset, --nodes, --ranks-per-node, --engines,
 // --overlap, --engine-sets. `withOverlap`: whether the command takes --overlap (it changes

@@ -67,7 +67,7 @@ void checkMode(const CLI::App& cmd, const ConvertOptions& o) {
       "--target",         "--machine", "--shape",          "--offset",           "--nodes",
       "--ranks-per-node", "--ranks",   "--cores-per-node", "--sockets-per-node", "--bind"};
   const char* const traceOnly[] = {"--trace-format", "--iteration", "--allow-empty",
-                                   "--collectives"};
+                                   "--collectives", "--mpi"};
   if (trace) {
     for (const char* name : mappingOnly)
       if (cmd.count(name) > 0)
@@ -89,16 +89,19 @@ void checkMode(const CLI::App& cmd, const ConvertOptions& o) {
 int convertTrace(const ConvertOptions& o) {
   checkOutputPaths({{"-o", o.output}});
   const Trace trace = loadTrace(o.input);
+  // Collectives the output expands run as the MPI runs them (--mpi, --collectives).
+  const CollectiveAlgorithms algorithms =
+      ccsOptions(o.input, jobMpiProfile(o.input, nullptr)).collectives;
   if (o.to == "simgrid-ti") {
-    writeSimgridTi(trace, o.output, parseCollectiveAlgorithms(o.input.collectives));
+    writeSimgridTi(trace, o.output, algorithms);
     report(o.quiet) << "wrote " << o.output << " and " << trace.ranks << " rank files ("
                     << simgridTiRankFile(o.output, 0) << " ...)\n";
   } else if (o.to == "dumpi") {
-    writeDumpi(trace, o.output, parseCollectiveAlgorithms(o.input.collectives));
+    writeDumpi(trace, o.output, algorithms);
     report(o.quiet) << "wrote " << o.output << " and " << trace.ranks << " rank files ("
                     << dumpiRankFile(o.output, 0, trace.ranks) << " ...)\n";
   } else {
-    writeNativeTrace(trace, o.output, parseCollectiveAlgorithms(o.input.collectives));
+    writeNativeTrace(trace, o.output, algorithms);
     report(o.quiet) << "wrote " << o.output << ": " << trace.ranks << " ranks, native trace\n";
   }
   return 0;
@@ -200,6 +203,9 @@ Command addConvertCommand(CLI::App& app, Deprecations& deprecated) {
                   "algorithm per collective the output expands into point-to-point steps, e.g. "
                   "allreduce=ring (simgrid-ti: every collective; native, dumpi: gatherv, "
                   "scatterv, allgatherv, alltoallv)");
+  cmd->add_option("--mpi", o.input.mpi,
+                  "the MPI whose collective algorithms the output's expansion follows: " +
+                      mpiProfileList() + ", or a profile file (default openmpi)");
   std::vector<std::string> formats = kTraceFormats;
   formats.insert(formats.end(), kMapFormats.begin(), kMapFormats.end());
   cmd->add_option("--output-format,-f,--to", o.to,

@@ -210,7 +210,7 @@ CcsSet extractExpanded(const Trace& trace, const CcsOptions& options, Trace* rel
     for (Communication& c : comms) c.eager = options.eagerSend(c.bytes);
     result.barrierLevels = levels::runLevels(trace, posted, comms).barrierLevels;
   }
-  result.barrierAlgorithm = options.collectives.of(CollectiveOp::Barrier);
+  result.barrierAlgorithm = options.collectives.of(CollectiveOp::Barrier, 0, trace.ranks);
   if (release)
     for (std::vector<Event>& events : release->events) std::vector<Event>().swap(events);
   const int perRank = options.engines <= 1 ? 1 : options.splitBeyondEngines ? options.engines : 0;

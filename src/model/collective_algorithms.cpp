@@ -78,9 +78,44 @@ Algorithm defaultAlgorithm(CollectiveOp op) {
   }
 }
 
-Algorithm CollectiveAlgorithms::of(CollectiveOp op) const {
-  const auto it = choice.find(op);
-  return it == choice.end() ? defaultAlgorithm(op) : it->second;
+bool CollectiveRule::applies(std::uint64_t bytes, int ranks) const {
+  if (ranks >= ranksBelow || bytes >= bytesBelow) return false;
+  if (powerOfTwo && (ranks & (ranks - 1)) != 0) return false;
+  if (totalBelow == std::numeric_limits<std::uint64_t>::max()) return true;
+  // bytes x ranks < totalBelow, without overflow
+  return ranks <= 0 || bytes < (totalBelow + static_cast<std::uint64_t>(ranks) - 1) /
+                                   static_cast<std::uint64_t>(ranks);
+}
+
+Algorithm CollectiveAlgorithms::of(CollectiveOp op, std::uint64_t bytes, int ranks) const {
+  const auto fixed = choice.find(op);
+  if (fixed != choice.end()) return fixed->second;
+  const auto byRule = rules.find(op);
+  if (byRule != rules.end())
+    for (const CollectiveRule& rule : byRule->second)
+      if (rule.applies(bytes, ranks)) return rule.algorithm;
+  return defaultAlgorithm(op);
+}
+
+std::optional<Algorithm> algorithmNamed(CollectiveOp op, const std::string& name) {
+  for (const AlgorithmName& a : kAlgorithms)
+    if (name == a.name && supported(op, a.algorithm)) return a.algorithm;
+  return std::nullopt;
+}
+
+namespace {
+const CollectiveOp kOps[] = {
+    CollectiveOp::Bcast,     CollectiveOp::Reduce,        CollectiveOp::Allreduce,
+    CollectiveOp::Allgather, CollectiveOp::Alltoall,      CollectiveOp::Gather,
+    CollectiveOp::Scatter,   CollectiveOp::ReduceScatter, CollectiveOp::Barrier,
+    CollectiveOp::Gatherv,   CollectiveOp::Scatterv,      CollectiveOp::Allgatherv,
+    CollectiveOp::Alltoallv, CollectiveOp::Scan,          CollectiveOp::Exscan};
+}  // namespace
+
+std::optional<CollectiveOp> collectiveNamed(const std::string& name) {
+  for (CollectiveOp op : kOps)
+    if (name == collectiveName(op)) return op;
+  return std::nullopt;
 }
 
 const char* algorithmName(Algorithm algorithm) {
@@ -89,33 +124,24 @@ const char* algorithmName(Algorithm algorithm) {
   return "?";
 }
 
-CollectiveAlgorithms parseCollectiveAlgorithms(const std::string& text) {
-  CollectiveAlgorithms result;
+CollectiveAlgorithms parseCollectiveAlgorithms(const std::string& text, CollectiveAlgorithms base) {
+  CollectiveAlgorithms result = std::move(base);
   std::stringstream in(text);
   std::string entry;
-  const CollectiveOp ops[] = {
-      CollectiveOp::Bcast,     CollectiveOp::Reduce,        CollectiveOp::Allreduce,
-      CollectiveOp::Allgather, CollectiveOp::Alltoall,      CollectiveOp::Gather,
-      CollectiveOp::Scatter,   CollectiveOp::ReduceScatter, CollectiveOp::Barrier,
-      CollectiveOp::Gatherv,   CollectiveOp::Scatterv,      CollectiveOp::Allgatherv,
-      CollectiveOp::Alltoallv, CollectiveOp::Scan,          CollectiveOp::Exscan};
   while (std::getline(in, entry, ',')) {
     if (entry.empty()) continue;
     const auto equals = entry.find('=');
     const std::string name = entry.substr(0, equals);
     const std::string algorithm = equals == std::string::npos ? "" : entry.substr(equals + 1);
-    const CollectiveOp* op = std::find_if(
-        std::begin(ops), std::end(ops), [&](CollectiveOp o) { return name == collectiveName(o); });
-    if (op == std::end(ops))
+    const std::optional<CollectiveOp> op = collectiveNamed(name);
+    if (!op)
       throw SettingError("collectives", " '" + entry + "': unknown collective '" + name + "'");
-    const AlgorithmName* a =
-        std::find_if(std::begin(kAlgorithms), std::end(kAlgorithms),
-                     [&](const AlgorithmName& k) { return algorithm == k.name; });
-    if (a == std::end(kAlgorithms) || !supported(*op, a->algorithm))
+    const std::optional<Algorithm> a = algorithmNamed(*op, algorithm);
+    if (!a)
       throw SettingError("collectives", " '" + entry + "': '" + algorithm +
                                             "' is not an algorithm of " + name +
                                             " (see docs/trace-format.md)");
-    result.choice[*op] = a->algorithm;
+    result.choice[*op] = *a;
   }
   return result;
 }

@@ -280,7 +280,7 @@ void bruckAlltoall(Steps& s, int v, int n, std::uint64_t bytes) {
 // (gatherv, scatterv, allgatherv), else null.
 void addSteps(Steps& s, const Trace& trace, const Event& call, int v, int n,
               const CollectiveAlgorithms& algorithms, const std::vector<std::uint64_t>* own) {
-  const Algorithm algorithm = algorithms.of(call.op);
+  const Algorithm algorithm = algorithmOf(algorithms, call, n, own);
   const bool linear = algorithm == Algorithm::Linear;
   const int rel = (v - call.root + n) % n;
   const std::uint64_t bytes = call.bytes;
@@ -371,6 +371,20 @@ void addSteps(Steps& s, const Trace& trace, const Event& call, int v, int n,
 }
 
 }  // namespace
+
+Algorithm algorithmOf(const CollectiveAlgorithms& algorithms, const Event& call, int n,
+                      const std::vector<std::uint64_t>* own) {
+  std::uint64_t bytes = call.bytes;
+  if (call.op == CollectiveOp::Alltoallv) bytes = 0;
+  if (isVariable(call.op)) {
+    bytes = 0;
+    if (own && !own->empty()) {
+      for (const std::uint64_t block : *own) bytes += block;  // below 2^62 (collectives.cpp)
+      bytes /= own->size();
+    }
+  }
+  return algorithms.of(call.op, bytes, n);
+}
 
 void checkStepBytes(const Trace& trace, const Event& call, int n, Algorithm algorithm) {
   const bool multiplies = ((call.op == CollectiveOp::Gather || call.op == CollectiveOp::Scatter) &&

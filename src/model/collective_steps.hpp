@@ -39,6 +39,11 @@ inline bool isVariable(CollectiveOp op) {
          op == CollectiveOp::Allgatherv;
 }
 
+// The algorithm `call` runs with on `n` ranks, chosen by its size as every member sees it:
+// Event::bytes, a v-collective's mean block (`own`; 0 without it), alltoallv's none (0).
+Algorithm algorithmOf(const CollectiveAlgorithms& algorithms, const Event& call, int n,
+                      const std::vector<std::uint64_t>* own);
+
 // Gather, scatter (binomial), allgather (recursive doubling, Bruck) and alltoall (Bruck) steps
 // carry up to n - 1 blocks: a LimitError at the call when bytes x (n - 1) is beyond tac3map's
 // message limit.

@@ -79,7 +79,8 @@ void expandInto(const Trace& trace, Trace& target, const CollectiveAlgorithms& a
       failAt(trace.fileOf(e), e.line,
              "root=" + std::to_string(e.root) + " is outside the communicator's 0.." +
                  std::to_string(members.size() - 1));
-    checkStepBytes(trace, e, static_cast<int>(members.size()), algorithms.of(e.op));
+    const int n = static_cast<int>(members.size());
+    checkStepBytes(trace, e, n, algorithmOf(algorithms, e, n, nullptr));
     return {&members, static_cast<int>(me - members.begin())};
   };
   // The v-collectives' blocks: every member's own block of each call, found by numbering a

@@ -66,6 +66,11 @@ Routes makeRoutes(const Problem& problem, const Network& router, const Mapping& 
     routes.latency.push_back(time);
     routes.start.push_back(static_cast<std::uint32_t>(routes.link.size()));
   }
+  // Equal sharing (the machine's link_sharing): every flow weighs 1.
+  if (model.linkSharing == LinkSharing::Equal) {
+    std::fill(routes.weight.begin(), routes.weight.end(), 1.0);
+    return routes;
+  }
   // Weights relative to the shortest route latency, so that they stay near 1 and equal
   // latencies give exactly 1. A route without latency (none given for it) weighs as the
   // shortest: SimGrid would give it a penalty of one second, starving it behind every flow

@@ -27,8 +27,9 @@ struct Routes {
   std::vector<std::uint32_t> start;  // links of c: link[start[c] .. start[c + 1])
   std::vector<std::uint32_t> link;
   std::vector<double> latency, cap;
-  // Inversely proportional to c's route latency under the machine's figures (the shortest
-  // route's latency over c's; 1 for every route when the latencies are all equal or zero):
+  // 1 with the machine's equal sharing. Latency-weighted: inversely proportional to c's route
+  // latency under the machine's figures (the shortest route's latency over c's; 1 for every
+  // route when the latencies are all equal or zero):
   // a link's flows get its bandwidth in proportion to it, as SimGrid's flow models share a
   // link (each flow's sharing penalty is its route latency, TCP's round-trip unfairness).
   std::vector<double> weight;

@@ -68,6 +68,7 @@ Model makeModel(const Machine& machine, int engines, int ranksPerNode, Overlap o
   model.intraNodeBandwidth = machine.intraNodeBandwidth;
   model.hopLatency = machine.hopLatency;
   model.messageLatency = machine.messageLatency;
+  model.linkSharing = machine.linkSharing;
   model.overlap = overlap;
   // linkWeight / nodeWeight = E x B_inj / B as the closest fraction with a denominator of at
   // most 64 (exact for every machine file shipped: the ratio is a whole number there).

@@ -81,6 +81,10 @@ std::vector<double> parseNumberList(const std::string& text, char separator,
       [](const std::string& item, std::size_t* used) { return std::stod(item, used); }, "a number");
 }
 
+const char* linkSharingName(LinkSharing sharing) {
+  return sharing == LinkSharing::Equal ? "equal" : "latency-weighted";
+}
+
 std::string Machine::axisNamesText() const {
   std::string names;
   for (const Axis& axis : axes) names += (names.empty() ? "" : " ") + axis.name;
@@ -120,6 +124,22 @@ void readNodeOptions(const json& doc, Machine& machine) {
   if (doc.contains("cores_per_node"))
     machine.coresPerNode = static_cast<int>(
         jsonInteger(doc["cores_per_node"], 1, limits::kMaxCoresPerNode, "cores_per_node", source));
+  if (doc.contains("link_sharing")) {
+    const json& sharing = doc["link_sharing"];
+    const std::string name = sharing.is_string() ? sharing.get<std::string>() : sharing.dump();
+    if (name == linkSharingName(LinkSharing::Equal))
+      machine.linkSharing = LinkSharing::Equal;
+    else if (name == linkSharingName(LinkSharing::LatencyWeighted))
+      machine.linkSharing = LinkSharing::LatencyWeighted;
+    else
+      failIn(source, "link_sharing: expected \"equal\" or \"latency-weighted\", got " +
+                         sharing.dump());
+  }
+  if (doc.contains("mpi")) {
+    if (!doc["mpi"].is_string() || doc["mpi"].get<std::string>().empty())
+      failIn(source, "mpi: expected an MPI profile's name or file (docs/mpi-profiles.md)");
+    machine.mpi = doc["mpi"].get<std::string>();
+  }
   if (doc.contains("sockets_per_node"))
     machine.socketsPerNode = static_cast<int>(jsonInteger(
         doc["sockets_per_node"], 1, limits::kMaxCoresPerNode, "sockets_per_node", source));

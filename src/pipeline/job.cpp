@@ -36,26 +36,33 @@ RankLimit jobRankLimit(const Box& box, int ranksPerNode) {
   return limit;
 }
 
-namespace {
+MpiProfile jobMpiProfile(const TraceInput& input, const Machine* machine) {
+  if (!input.mpi.empty()) return loadMpiProfile(input.mpi);
+  if (machine) return loadMpiProfile(machine->mpi, machine->source);
+  return loadMpiProfile("openmpi");
+}
 
-CcsOptions ccsOptions(const TraceInput& input, int engines, bool splitBeyondEngines) {
+CcsOptions ccsOptions(const TraceInput& input, const MpiProfile& mpi, int engines,
+                      bool splitBeyondEngines) {
   CcsOptions options;
   options.engines = engines;
   options.splitBeyondEngines = splitBeyondEngines;
   options.eagerSends = input.eagerSends;
-  options.eagerLimit = input.eagerLimit;
-  options.collectives = parseCollectiveAlgorithms(input.collectives);
+  options.eagerLimit = input.eagerLimit.value_or(mpi.eagerLimit);
+  CollectiveAlgorithms byProfile;
+  byProfile.rules = mpi.collectives;
+  options.collectives = parseCollectiveAlgorithms(input.collectives, byProfile);
   return options;
 }
 
-}  // namespace
-
-CcsSet ccsOf(const Trace& trace, const TraceInput& input, int engines, bool splitBeyondEngines) {
-  return extractCcs(trace, ccsOptions(input, engines, splitBeyondEngines));
+CcsSet ccsOf(const Trace& trace, const TraceInput& input, const MpiProfile& mpi, int engines,
+             bool splitBeyondEngines) {
+  return extractCcs(trace, ccsOptions(input, mpi, engines, splitBeyondEngines));
 }
 
-CcsSet ccsOf(Trace&& trace, const TraceInput& input, int engines, bool splitBeyondEngines) {
-  return extractCcs(std::move(trace), ccsOptions(input, engines, splitBeyondEngines));
+CcsSet ccsOf(Trace&& trace, const TraceInput& input, const MpiProfile& mpi, int engines,
+             bool splitBeyondEngines) {
+  return extractCcs(std::move(trace), ccsOptions(input, mpi, engines, splitBeyondEngines));
 }
 
 Box jobBox(const Machine& machine, const BoxInput& input) {
@@ -80,10 +87,19 @@ const Trace& fitted(const Trace& trace, const Box& box, int ranksPerNode) {
 // The job's CCSs; with TraceEvents::Release, made from the trace expanded in place, whose
 // events are then released.
 CcsSet jobSets(Trace& trace, const Box& box, const Model& model, const TraceInput& input,
-               bool splitBeyondEngines, TraceEvents events) {
+               const MpiProfile& mpi, bool splitBeyondEngines, TraceEvents events) {
   fitted(trace, box, model.ranksPerNode);
-  if (events == TraceEvents::Keep) return ccsOf(trace, input, model.engines, splitBeyondEngines);
-  return ccsOf(std::move(trace), input, model.engines, splitBeyondEngines);  // releases them
+  if (events == TraceEvents::Keep)
+    return ccsOf(trace, input, mpi, model.engines, splitBeyondEngines);
+  return ccsOf(std::move(trace), input, mpi, model.engines, splitBeyondEngines);  // releases
+}
+
+// The machine's model with the MPI's software cost per message.
+Model jobModel(const Machine& machine, const BoxInput& box, const MpiProfile& mpi) {
+  Model model = makeModel(machine, box.engines, box.ranksPerNode > 0 ? box.ranksPerNode : 1,
+                          parseOverlap(box.overlap));
+  model.messageOverhead = mpi.messageOverhead;
+  return model;
 }
 
 }  // namespace
@@ -94,11 +110,11 @@ Job::Job(const BoxInput& boxInput, const TraceInput& traceInput, TraceEvents eve
 Job::Job(const JobContext& context, const TraceInput& traceInput, TraceEvents events)
     : machine(context.machine),
       box(jobBox(machine, context.box)),
-      model(makeModel(machine, context.box.engines,
-                      context.box.ranksPerNode > 0 ? context.box.ranksPerNode : 1,
-                      parseOverlap(context.box.overlap))),
+      mpi(jobMpiProfile(traceInput, &machine)),
+      model(jobModel(machine, context.box, mpi)),
       trace(loadTrace(traceInput, jobRankLimit(box, model.ranksPerNode))),
-      sets(jobSets(trace, box, model, traceInput, context.box.engineSets == "split", events)),
+      sets(jobSets(trace, box, model, traceInput, mpi, context.box.engineSets == "split",
+                   events)),
       problem(makeProblem(sets, model)),
       router(machine, box) {
   checkScoreArithmetic(sets, model, router.longestRoute(), trace.source);

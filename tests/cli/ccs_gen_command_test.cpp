@@ -54,8 +54,8 @@ TEST_F(Cli, IterationAndEagerSendsReachTheExtractor) {
   // Both ranks send first: a deadlock under rendezvous, fine with buffered sends.
   const std::string t = file(
       "eager.trace", "tac3map-trace 1\nranks 2\n0 send 1 8\n0 recv 1 8\n1 send 0 8\n1 recv 0 8\n");
-  EXPECT_NE(run("ccs --trace " + t).exitCode, 0);
-  const Outcome eager = run("ccs --eager-sends --json --trace " + t);
+  EXPECT_NE(run("ccs --eager-limit 0 --trace " + t).exitCode, 0);
+  const Outcome eager = run("ccs --eager-limit 0 --eager-sends --json --trace " + t);
   ASSERT_EQ(eager.exitCode, 0) << eager.err;
   EXPECT_EQ(nlohmann::json::parse(eager.out)["ccs"].size(), 1u);
 }

@@ -130,7 +130,7 @@ TEST_F(Limits, CollectiveExpansionBeyondTheMessageLimitNamesTheCollective) {
   std::string text = "tac3map-trace 1\nranks 4200\n";
   for (int r = 0; r < 4200; ++r) text += std::to_string(r) + " alltoall 8\n";
   const std::string trace = file("a2a.trace", text);
-  expectRefused("ccs --trace " + trace, kExitResource,
+  expectRefused("ccs --collectives alltoall=pairwise --trace " + trace, kExitResource,
                 trace +
                     ":3998: alltoall over 4200 ranks: the trace's collectives expand to "
                     "more than 16777216 point-to-point messages (tac3map's limit, "
@@ -187,7 +187,7 @@ TEST_F(Limits, CollectiveStepsThatWouldWrapTheirByteCountAreRefused) {
                                  "1 gather 2305843009213693952\n"
                                  "2 gather 2305843009213693952\n"
                                  "3 gather 2305843009213693952\n");
-  expectRefused("ccs --trace " + trace, kExitResource,
+  expectRefused("ccs --collectives gather=binomial --trace " + trace, kExitResource,
                 trace +
                     ":3: gather of 2305843009213693952 bytes over 4 ranks: its steps carry "
                     "up to 3 blocks, more than tac3map's limit of 4611686018427387903 bytes a "

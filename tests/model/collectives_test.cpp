@@ -319,9 +319,9 @@ TEST(Collectives, BadCallsAndOptionsAreErrors) {
   fails("0 bcast\n", "'bcast' takes the form");
   EXPECT_THROW(parseCollectiveAlgorithms("allreduce=bruck"), InputError);
   EXPECT_THROW(parseCollectiveAlgorithms("allsum=ring"), InputError);
-  EXPECT_EQ(parseCollectiveAlgorithms("allgather=bruck").of(CollectiveOp::Allgather),
+  EXPECT_EQ(parseCollectiveAlgorithms("allgather=bruck").of(CollectiveOp::Allgather, 0, 4),
             Algorithm::Bruck);
-  EXPECT_EQ(parseCollectiveAlgorithms("allgather=shift-ring").of(CollectiveOp::Allgather),
+  EXPECT_EQ(parseCollectiveAlgorithms("allgather=shift-ring").of(CollectiveOp::Allgather, 0, 4),
             Algorithm::ShiftRing);
   EXPECT_THROW(parseCollectiveAlgorithms("allreduce=shift-ring"), InputError);
   EXPECT_EQ(algorithmsOf(CollectiveOp::Allgather),
@@ -329,7 +329,7 @@ TEST(Collectives, BadCallsAndOptionsAreErrors) {
                                     Algorithm::ShiftRing, Algorithm::Linear}));
   EXPECT_THROW(parseCollectiveAlgorithms("reduce_scatter=linear"), InputError);
   EXPECT_THROW(parseCollectiveAlgorithms("bcast=reduce-bcast"), InputError);
-  EXPECT_EQ(parseCollectiveAlgorithms("").of(CollectiveOp::Allreduce),
+  EXPECT_EQ(parseCollectiveAlgorithms("").of(CollectiveOp::Allreduce, 0, 4),
             Algorithm::RecursiveDoubling);
 }
 

@@ -126,6 +126,7 @@ TEST_F(Flow, SharesALinkInInverseProportionToTheRouteLatencies) {
   Machine slow = fx10_;
   const double h = 1e-4;
   slow.hopLatency = h;
+  slow.linkSharing = LinkSharing::LatencyWeighted;
   const double b = slow.linkBandwidth, m = 1 << 20;
   // 1->2 starts at h alone; at 2h 0->2 starts and they share at 1 : 1/2 (weights 1 and 1/2):
   // 1->2 ends at end12 (equal shares: later), then rank 1 sends to 3 (two hops), alone by
@@ -137,6 +138,23 @@ TEST_F(Flow, SharesALinkInInverseProportionToTheRouteLatencies) {
   // Equal latencies (0->2 and 1->3, two hops each, on link 1->2): half each, as without.
   EXPECT_NEAR(seconds({{{0, 2, 1 << 20}, {1, 3, 1 << 20}}, {{1, 0, 1 << 20}}}, false, slow),
               2 * h + 2 * m / b + h + m / b, 1e-15);
+}
+
+// With equal sharing (the default, a link's fair arbitration) the same two messages share
+// the link half and half whatever their routes' latencies: 1->2 (one hop) and 0->2 (two
+// hops) end together.
+TEST_F(Flow, SharesALinkEquallyWhenTheMachineSaysSo) {
+  Machine slow = fx10_;
+  const double h = 1e-4;
+  slow.hopLatency = h;
+  ASSERT_EQ(slow.linkSharing, LinkSharing::Equal);
+  const double b = slow.linkBandwidth, m = 1 << 20;
+  // 1->2 alone from h to 2h, then both at b / 2: 0->2 ends at 2h + 2 (m - 0) / b? It moves
+  // its m bytes at b / 2 while 1->2 has m - b h left: 1->2 ends first, at 2h + 2 (m - bh) / b,
+  // then 0->2 alone.
+  const double end12 = 2 * h + 2 * (m - b * h) / b;
+  const double end02 = end12 + (m - (m - b * h)) / b;
+  EXPECT_NEAR(seconds({{{0, 2, 1 << 20}, {1, 2, 1 << 20}}}, false, slow), end02, 1e-15);
 }
 
 // A barrier costs its zero-byte messages' latencies under the mapping: linear (SimGrid's

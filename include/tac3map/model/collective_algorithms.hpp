@@ -3,7 +3,10 @@
 // the defaults, and which algorithms apply to which collective.
 #pragma once
 
+#include <cstdint>
+#include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,13 +27,37 @@ enum class Algorithm {
   ReduceBcast,        // allreduce: reduce to rank 0, then bcast (SimGrid's default selector)
 };
 
-struct CollectiveAlgorithms {
-  std::map<CollectiveOp, Algorithm> choice;  // missing: the default
-  Algorithm of(CollectiveOp op) const;
+// An MPI's choice by size (mpi_profile.hpp): the rule applies to a call on fewer than
+// `ranksBelow` ranks (a power of two only, with `powerOfTwo`), of fewer than `bytesBelow`
+// bytes (the call's Event::bytes: the vector, or one rank's block) and fewer than
+// `totalBelow` bytes x ranks.
+struct CollectiveRule {
+  int ranksBelow = std::numeric_limits<int>::max();
+  std::uint64_t bytesBelow = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t totalBelow = std::numeric_limits<std::uint64_t>::max();
+  bool powerOfTwo = false;
+  Algorithm algorithm = Algorithm::Binomial;
+  bool applies(std::uint64_t bytes, int ranks) const;
 };
 
-// "allreduce=ring,allgather=bruck"; InputError naming the option on a bad entry.
-CollectiveAlgorithms parseCollectiveAlgorithms(const std::string& text);
+struct CollectiveAlgorithms {
+  // Fixed choices (--collectives): whatever the size. Missing: the first of `rules` that
+  // applies, else tac3map's default.
+  std::map<CollectiveOp, Algorithm> choice;
+  std::map<CollectiveOp, std::vector<CollectiveRule>> rules;
+  // The algorithm of a call of `bytes` (Event::bytes) on `ranks` ranks. Every member of a
+  // call gives the same figures, so all choose alike.
+  Algorithm of(CollectiveOp op, std::uint64_t bytes, int ranks) const;
+};
+
+// "allreduce=ring,allgather=bruck"; InputError naming the option on a bad entry. Fixed choices
+// on top of `base` (an MPI profile's rules).
+CollectiveAlgorithms parseCollectiveAlgorithms(const std::string& text,
+                                               CollectiveAlgorithms base = {});
+// The algorithm called `name` for `op` (as --collectives and profiles spell them), or nothing.
+std::optional<Algorithm> algorithmNamed(CollectiveOp op, const std::string& name);
+// The collective called `name` ("allreduce", "gatherv", ...), or nothing.
+std::optional<CollectiveOp> collectiveNamed(const std::string& name);
 Algorithm defaultAlgorithm(CollectiveOp op);
 const char* algorithmName(Algorithm algorithm);
 

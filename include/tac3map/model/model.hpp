@@ -47,6 +47,11 @@ struct Model {
   // and end points). Mapping-independent per CCS, so tac3 leaves them out; predict uses them
   // (docs/predict.md).
   double hopLatency = 0, messageLatency = 0;
+  // The MPI's software cost per message (MpiProfile::messageOverhead, LogP's o): a rank's
+  // messages leave one o after another; the flow model charges it, tac3 leaves it out.
+  double messageOverhead = 0;
+  // How messages in flight share a link (the machine's "link_sharing"): the flow model's rule.
+  LinkSharing linkSharing = LinkSharing::Equal;
   Overlap overlap = Overlap::None;
 
   // The node term can matter: several engines, several ranks per node, or engines slower

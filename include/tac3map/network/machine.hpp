@@ -24,6 +24,13 @@ struct Axis {
   bool wrap = false;  // torus links around the end of the axis
 };
 
+// How messages in flight share a link (the machine file's "link_sharing"): `Equal`, each
+// message on a link gets the same share (a link's fair arbitration; the default), or
+// `LatencyWeighted`, in inverse proportion to its route's latency, as SimGrid's CM02 model
+// shares a link (its flows' sharing penalty is their route latency, TCP's unfairness).
+enum class LinkSharing { Equal, LatencyWeighted };
+const char* linkSharingName(LinkSharing sharing);
+
 struct Machine {
   std::string name;
   std::string source;  // file it was read from, for messages
@@ -46,6 +53,10 @@ struct Machine {
   // what an Open MPI rank file binds ranks to (rankmap.hpp) when the command line does not say.
   int coresPerNode = 0;
   int socketsPerNode = 0;
+  LinkSharing linkSharing = LinkSharing::Equal;
+  // The MPI the machine runs ("mpi": a profile name or a file beside the machine file;
+  // absent: "openmpi"): docs/mpi-profiles.md.
+  std::string mpi = "openmpi";
   // The kind of network (the file's "kind", absent: a mesh/torus): what depends on it. A
   // graph's linkBandwidth is the slowest bandwidth on any route between compute nodes and
   // its hopLatency the largest latency on one (scores in seconds are then upper bounds where

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace tac3map {
@@ -16,7 +17,10 @@ struct TraceInput {
   std::string collectives;       // "allreduce=ring,..."
   std::string format = "auto";   // auto | native | simgrid-ti | dumpi
   bool allowEmpty = false;       // accept a trace without messages between ranks
-  std::uint64_t eagerLimit = 0;  // blocking sends below this many bytes are eager
+  // --eager-limit: sends below this many bytes are eager; none: the MPI profile's.
+  std::optional<std::uint64_t> eagerLimit;
+  // --mpi: an MPI profile's name or file (mpi_profile.hpp); empty: the machine file's.
+  std::string mpi;
 };
 
 struct BoxInput {

@@ -14,6 +14,7 @@
 #include "tac3map/model/ccs.hpp"
 #include "tac3map/model/flow.hpp"
 #include "tac3map/model/model.hpp"
+#include "tac3map/model/mpi_profile.hpp"
 #include "tac3map/model/objective.hpp"
 #include "tac3map/model/timeline.hpp"
 #include "tac3map/network/machine.hpp"
@@ -35,10 +36,17 @@ RankLimit jobRankLimit(const Box& box, int ranksPerNode);
 // alone makes the job and the box is the whole machine; a graph machine has no box (its
 // compute nodes, or those of --nodes) and refuses --shape.
 Box jobBox(const Machine& machine, const BoxInput& input);
-CcsSet ccsOf(const Trace& trace, const TraceInput& input, int engines = 1,
+// The MPI the job runs (docs/mpi-profiles.md): --mpi's, else the machine file's, else (a
+// command without a machine) Open MPI's.
+MpiProfile jobMpiProfile(const TraceInput& input, const Machine* machine);
+// The CCS options of a trace read under `mpi` (its eager limit and collectives, --eager-limit
+// and --collectives on top).
+CcsOptions ccsOptions(const TraceInput& input, const MpiProfile& mpi, int engines = 1,
+                      bool splitBeyondEngines = false);
+CcsSet ccsOf(const Trace& trace, const TraceInput& input, const MpiProfile& mpi, int engines = 1,
              bool splitBeyondEngines = false);
 // The same from a trace no longer needed (expanded in place: extractCcs).
-CcsSet ccsOf(Trace&& trace, const TraceInput& input, int engines = 1,
+CcsSet ccsOf(Trace&& trace, const TraceInput& input, const MpiProfile& mpi, int engines = 1,
              bool splitBeyondEngines = false);
 
 // Whether a job keeps its trace's events once its CCSs are made: predict (and score
@@ -49,7 +57,8 @@ enum class TraceEvents { Keep, Release };
 struct Job {
   Machine machine;
   Box box;
-  Model model;  // engines and ranks per node (model.hpp)
+  MpiProfile mpi;  // the MPI it runs (mpi_profile.hpp)
+  Model model;     // engines and ranks per node (model.hpp)
   // The trace as read; with TraceEvents::Release, every rank's event list is empty (the
   // other members stay: source, files, ranks, communicators).
   Trace trace;
