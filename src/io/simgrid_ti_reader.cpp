@@ -2,6 +2,7 @@
 // files, read into a Trace (trace_reading.hpp).
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -345,6 +346,58 @@ void readTiLine(const Reader& r, const std::vector<std::string>& words, int rank
   r.fail("unknown SimGrid action '" + words[1] + "'");
 }
 
+// SimGrid's TI traces name no communicator: a collective is taken on all ranks, so every rank
+// must make the same collective calls in the same order, of one size (the v-collectives
+// aside) and root. Two ranks whose k-th calls are the same collective of other sizes or roots,
+// or that make different numbers of them, ran collectives on sub-communicators
+// (MPI_Comm_split, MPI_Cart_sub), which the format cannot represent: said at the first rank and
+// line that differs from rank 0, rather than as the mismatched messages they would expand to.
+// (Calls of different collectives are the expansion's error, collectives.cpp; a rank without
+// any collective is left to it too.)
+void checkCollectivesAgree(const std::vector<TiRank>& state, const std::vector<std::string>& files) {
+  const auto collectives = [](const std::vector<Event>& events) {
+    std::vector<const Event*> list;
+    for (const Event& e : events)
+      if (e.kind == EventKind::Collective || e.kind == EventKind::Barrier) list.push_back(&e);
+    return list;
+  };
+  const std::vector<const Event*> first = collectives(state[0].events);
+  const auto name = [](const Event& e) {
+    return e.kind == EventKind::Barrier ? std::string("barrier") : std::string(collectiveName(e.op));
+  };
+  const std::string why =
+      ": collectives on sub-communicators, which SimGrid's TI traces cannot represent (they "
+      "name no communicator); trace with libtac3trace.so or DUMPI";
+  for (std::size_t rank = 1; rank < state.size(); ++rank) {
+    const std::vector<const Event*> mine = collectives(state[rank].events);
+    for (std::size_t k = 0; k < std::max(mine.size(), first.size()); ++k) {
+      const Event* a = k < first.size() ? first[k] : nullptr;
+      const Event* b = k < mine.size() ? mine[k] : nullptr;
+      const bool variable = a && b && a->kind == EventKind::Collective &&
+                            (a->op == CollectiveOp::Gatherv || a->op == CollectiveOp::Scatterv ||
+                             a->op == CollectiveOp::Allgatherv || a->op == CollectiveOp::Alltoallv);
+      if (a && b && a->kind == b->kind && a->op == b->op &&
+          (variable || (a->bytes == b->bytes && a->root == b->root)))
+        continue;
+      if (a && b && (a->kind != b->kind || a->op != b->op)) break;  // collectives.cpp says it
+      if (mine.empty() || first.empty()) break;
+      const std::string ordinal = std::to_string(k + 1);
+      if (!b)
+        failIn(files[state[rank].events.empty() ? 0 : state[rank].events.back().file],
+               "rank " + std::to_string(rank) + " makes " + std::to_string(mine.size()) +
+                   " collective calls, rank 0 " + std::to_string(first.size()) + why);
+      const std::string there =
+          a ? "rank 0's " + name(*a) + " " + std::to_string(a->bytes) + " (" +
+                  std::filesystem::path(files[a->file]).filename().string() + ":" +
+                  std::to_string(a->line) + ")"
+            : "rank 0 makes " + std::to_string(first.size());
+      failAt(files[b->file], b->line,
+             "rank " + std::to_string(rank) + "'s collective " + ordinal + " is " + name(*b) + " " +
+                 std::to_string(b->bytes) + ", " + there + why);
+    }
+  }
+}
+
 }  // namespace
 
 Trace readSimgrid(const std::string& path, const std::vector<std::string>& files,
@@ -386,9 +439,11 @@ Trace readSimgrid(const std::string& path, const std::vector<std::string>& files
       return true;
     });
   }
+  for (int rank = 0; rank < ranks; ++rank)
+    if (state[rank].live.partialOpen()) endPartial(state[rank]);
+  checkCollectivesAgree(state, trace.files);
   trace.events.resize(ranks);
   for (int rank = 0; rank < ranks; ++rank) {
-    if (state[rank].live.partialOpen()) endPartial(state[rank]);
     // Per-rank block indexes become indexes into the trace's one table.
     const int offset = static_cast<int>(trace.blocks.size());
     for (Event& e : state[rank].events)

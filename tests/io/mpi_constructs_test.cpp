@@ -128,6 +128,18 @@ std::string rankFile(int rank) {
   return std::string("r").append(std::to_string(rank)).append(".txt");
 }
 
+TEST_F(ConstructErrors, SimgridCollectivesOnSubCommunicatorsAreNamed) {
+  // Ranks 0 and 2 reduce 8 bytes on one split communicator, 1 and 3 16 bytes on the other:
+  // the trace shows four allreduces on all ranks that do not agree.
+  const std::string path = file("split.ti",
+                                "0 allReduce 8 0 6\n1 allReduce 16 0 6\n2 allReduce 8 0 6\n"
+                                "3 allReduce 16 0 6\n0 send 1 1 8 6\n1 recv 0 1 8 6\n");
+  EXPECT_EQ(error(path, TraceFormat::SimgridTi),
+            "split.ti:2: rank 1's collective 1 is allreduce 16, rank 0's allreduce 8 (split.ti:1): "
+            "collectives on sub-communicators, which SimGrid's TI traces cannot represent (they "
+            "name no communicator); trace with libtac3trace.so or DUMPI");
+}
+
 // A DUMPI call block as dumpi2ascii prints it.
 std::string call(const std::string& name, const std::vector<std::string>& arguments) {
   std::string text = name + " entering at walltime 1.0, cputime 1.0 seconds in thread 0.\n";
