@@ -12,6 +12,7 @@
 #include "tac3map/network/network.hpp"
 #include "tac3map/output/platform.hpp"
 #include "tac3map/pipeline/job.hpp"
+#include "common_options.hpp"
 #include "usage.hpp"
 
 namespace tac3map::cli {
@@ -49,6 +50,13 @@ Command addPlatformCommand(CLI::App& app, Deprecations& /*deprecated: none*/) {
                   "mapping for the host file: a file or identity | round-robin | random:SEED | "
                   "tofu-default")
       ->capture_default_str();
+  cmd->add_option("--mpi", o.mpi,
+                  "the MPI whose figures the platform's configuration carries: " +
+                      mpiProfileList() +
+                      ", or a profile file (default: the machine file's \"mpi\"; "
+                      "docs/mpi-profiles.md)");
+  cmd->add_flag("--no-mpi-config", o.noMpiConfig,
+                "write no <config> (SMPI's own defaults, or smpirun's --cfg, then apply)");
   cmd->add_option("--output,-o", o.output, "platform XML to write")->required();
   cmd->add_option("--hostfile", o.hostfile, "SMPI host file to write: line r = the host of rank r");
   cmd->add_flag("--quiet,-q", o.quiet, "print nothing but errors");
@@ -69,7 +77,10 @@ int runPlatform(const PlatformOptions& o) {
     throw InputError("--ranks and --trace both give the number of ranks: give one");
   std::vector<StagedFile> outputs;
   const Network router(machine, box);
-  outputs.emplace_back(o.output, platformXml(machine, box, router));
+  TraceInput mpiInput;
+  mpiInput.mpi = o.mpi;
+  const MpiProfile mpi = jobMpiProfile(mpiInput, &machine);
+  outputs.emplace_back(o.output, platformXml(machine, box, router, o.noMpiConfig ? nullptr : &mpi));
   int ranks = 0;
   if (!o.hostfile.empty()) {
     // The rank count: --ranks, else the trace's, else the mapping file's rank lines.
@@ -109,6 +120,9 @@ int runPlatform(const PlatformOptions& o) {
     out << "; " << o.hostfile << ": " << ranks << " ranks (" << o.mapping << ", " << o.ranksPerNode
         << " per node)";
   out << "\n";
+  if (!o.noMpiConfig)
+    out << "MPI " << mpi.name << " in its <config>; run: smpirun -platform " << o.output << " "
+        << kPlatformSmpiFlags << " ...\n";
   return 0;
 }
 

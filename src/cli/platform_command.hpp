@@ -20,6 +20,8 @@ struct PlatformOptions {
   std::string mapping = "identity";
   std::string output;
   std::string hostfile;
+  std::string mpi;           // empty: the machine file's
+  bool noMpiConfig = false;  // no <config> section
   bool quiet = false;
 };
 

@@ -194,6 +194,8 @@ class FlowSimulation {
       reached_.assign(static_cast<std::size_t>(problem.tasks), 0.0);
       left_ = reached_;
     }
+    overhead_ = problem.model.messageOverhead;
+    if (overhead_ > 0) senderFree_.assign(static_cast<std::size_t>(problem.tasks), 0.0);
   }
 
   // The length, or nothing once the sharings have visited more than `maxWork` links.
@@ -275,6 +277,13 @@ class FlowSimulation {
         start = std::max({start, left_[a], left_[b]});
         if (isEager(c)) reached_[a] = std::max(reached_[a], start);  // its sender is done
       }
+      if (overhead_ > 0) {
+        // The MPI's software cost (LogP's o): the sender hands its messages to the network
+        // one o after another, each once it is ready.
+        double& free = senderFree_[static_cast<std::size_t>(problem_.src[c])];
+        start = std::max(start, free) + overhead_;
+        free = start;
+      }
       if (routes_.latency[c] > 0 || start > now_) {
         latencyEnd_[i] = start + routes_.latency[c];
         latent_.push_back(i);
@@ -350,6 +359,8 @@ class FlowSimulation {
   std::vector<double> periodEnd_;  // per simulated iteration: when its last message ended
   FairShare share_;
   std::vector<double> remaining_, rate_, latencyEnd_;
+  double overhead_ = 0;              // Model::messageOverhead
+  std::vector<double> senderFree_;   // per rank: when its software has handed its last message
   std::vector<std::uint32_t> transfer_, latent_, ready_, done_;
   std::uint64_t maxWork_ = 0;
   std::uint64_t completed_ = 0;  // messages done

@@ -51,8 +51,34 @@ std::string platformHostName(const Machine& machine, const Box& box, int node) {
   return xmlSafe(machine.nodeName(box, node));
 }
 
+namespace {
+
+// The MPI's figures as SimGrid configuration, which `smpirun -platform` reads (a --cfg given to
+// smpirun still wins). The network model cannot be set here: smpirun passes its own
+// network/model on the command line, so kPlatformSmpiFlags must be given to it.
+std::string configXml(const MpiProfile& mpi) {
+  const std::string overhead = "0:" + exactNumber(mpi.messageOverhead) + ":0";
+  const std::pair<const char*, std::string> props[] = {
+      {"smpi/async-small-thresh", "0"},
+      {"smpi/send-is-detached-thresh", std::to_string(mpi.eagerLimit)},
+      {"smpi/os", overhead},
+      {"smpi/ois", overhead},
+      {"smpi/or", overhead},
+      {"smpi/coll-selector", xmlSafe(mpi.simgridSelector)}};
+  std::string xml = "  <!-- The MPI: " + xmlSafe(mpi.name) + " (" + xmlSafe(mpi.source) +
+                    "): eager below " + std::to_string(mpi.eagerLimit) + " bytes, " +
+                    exactNumber(mpi.messageOverhead) +
+                    " s of software a message (smpi/os, smpi/or), SimGrid's " +
+                    xmlSafe(mpi.simgridSelector) + " collective selector. -->\n  <config>\n";
+  for (const auto& [id, value] : props)
+    xml += std::string("    <prop id=\"") + id + "\" value=\"" + value + "\"/>\n";
+  return xml + "  </config>\n";
+}
+
+}  // namespace
+
 std::string platformXml(const Machine& machine, const Box& box, const Network& router,
-                        std::size_t maxRoutes) {
+                        const MpiProfile* mpi, std::size_t maxRoutes) {
   const int nodes = box.nodeCount;
   const std::size_t routes = static_cast<std::size_t>(nodes) * static_cast<std::size_t>(nodes);
   if (routes > maxRoutes) {
@@ -75,6 +101,7 @@ std::string platformXml(const Machine& machine, const Box& box, const Network& r
   const double injectionBandwidth = machine.injectionEngines * engineBandwidth;
   const bool capEngines = engineBandwidth < linkBandwidth;
   const bool freeIntraNode = machine.intraNodeBandwidth <= 0;
+  const bool equalSharing = machine.linkSharing == LinkSharing::Equal;
   const double loopBandwidth = freeIntraNode ? kFreeIntraNodeBandwidth : machine.intraNodeBandwidth;
 
   std::vector<std::string> host(nodes);
@@ -93,6 +120,7 @@ std::string platformXml(const Machine& machine, const Box& box, const Network& r
       "<?xml version='1.0'?>\n"
       "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
       "<platform version=\"4.1\">\n";
+  if (mpi) w.xml += configXml(*mpi);
   w.xml += "  <!-- tac3map platform: machine " + xmlSafe(machine.name) + ", box " +
            box.shapeText() + " at offset " + box.offsetText() + ", " + std::to_string(nodes) +
            " nodes.\n";
@@ -116,7 +144,16 @@ std::string platformXml(const Machine& machine, const Box& box, const Network& r
                      : std::string(" (intra_node_bandwidth)")) +
       ".\n       Per-message start-up latency (message_latency) " +
       exactNumber(machine.messageLatency) +
-      " s: the latency of every <host>:inj and <host>:loop link, once per route. -->\n";
+      " s: the latency of every <host>:inj and <host>:loop link, once per route.\n" +
+      (equalSharing ? "       Links shared equally (link_sharing \"equal\"): SimGrid's CM02 "
+                      "shares a link in inverse proportion to its flows' route latencies, so "
+                      "the network links carry none (hop_latency " +
+                          exactNumber(machine.hopLatency) +
+                          " s is left out) and every route has the same latency.\n"
+                    : std::string("       Links shared in inverse proportion to the route "
+                                  "latencies (link_sharing \"latency-weighted\", as CM02 does); "
+                                  "each network link has its hop latency.\n")) +
+      "  -->\n";
   w.xml += "  <zone id=\"tac3map-box\" routing=\"Full\">\n";
   for (int node = 0; node < nodes; ++node) {
     w.xml += "    <host id=\"" + host[node] + "\" speed=\"1Gf\"/>\n";
@@ -131,7 +168,8 @@ std::string platformXml(const Machine& machine, const Box& box, const Network& r
   }
   for (std::size_t link = 0; link < linkName.size(); ++link)
     if (!linkName[link].empty())
-      w.link(linkName[link], router.bandwidthOf(link), router.latencyOf(link), "SHARED");
+      w.link(linkName[link], router.bandwidthOf(link), equalSharing ? 0 : router.latencyOf(link),
+             "SHARED");
   if (capEngines) w.link("engine-cap", engineBandwidth, 0, "FATPIPE");
   for (int p = 0; p < nodes; ++p)
     for (int q = 0; q < nodes; ++q) {

@@ -39,10 +39,13 @@ class Flow : public ::testing::Test {
       for (Communication& c : s.sets.back()) c.level = static_cast<int>(t);
       if (barriers && t > 0) s.barrierLevels.push_back(static_cast<int>(t));
     }
-    const Problem p = makeProblem(s, makeModel(machine));
+    Model model = makeModel(machine);
+    model.messageOverhead = overhead;
+    const Problem p = makeProblem(s, model);
     const Network router(machine, box_);
     return *flowSeconds(p, router, identityMapping(4, box_));
   }
+  double overhead = 0;  // the MPI's software cost per message (Model::messageOverhead)
   double seconds(const std::vector<std::vector<Communication>>& sets, bool barriers) const {
     return seconds(sets, barriers, fx10_);
   }
@@ -59,6 +62,19 @@ TEST_F(Flow, SharesALinkMaxMinAndGivesItBackWhenAFlowEnds) {
   EXPECT_DOUBLE_EQ(seconds({{{0, 2, 1 << 20}, {1, 2, 2 << 20}}}, false), 3 * m / b);
   // Disjoint links: each at B.
   EXPECT_DOUBLE_EQ(seconds({{{0, 1, 1 << 20}, {2, 3, 1 << 20}}}, false), m / b);
+}
+
+// The MPI's software cost per message (LogP's o): a rank hands its messages to the network one
+// o after another, each once it is ready; another rank's run on.
+TEST_F(Flow, ARankHandsItsMessagesOverOneOverheadApart) {
+  const double b = fx10_.linkBandwidth, m = 1 << 20, o = 1e-6;
+  overhead = o;
+  // Rank 0 sends to 1 and 3 (disjoint routes): the second starts o after the first.
+  EXPECT_DOUBLE_EQ(seconds({{{0, 1, 1 << 20}, {0, 3, 1 << 20}}}, false), 2 * o + m / b);
+  // Two senders: each pays its own o, at once.
+  EXPECT_DOUBLE_EQ(seconds({{{0, 1, 1 << 20}, {2, 3, 1 << 20}}}, false), o + m / b);
+  // A second step waits for the first and pays o again.
+  EXPECT_DOUBLE_EQ(seconds({{{0, 1, 1 << 20}}, {{0, 1, 1 << 20}}}, false), 2 * (o + m / b));
 }
 
 TEST_F(Flow, StepsWithoutABarrierOverlapAndShareLinks) {

@@ -97,7 +97,9 @@ void checkPlatform(const Machine& m, const std::string& shape, int samples) {
           const auto it = p.links.find(expectedLinkName(m, box, router, id));
           ASSERT_NE(it, p.links.end());
           EXPECT_DOUBLE_EQ(it->second.bandwidth, m.linkBandwidth);
-          EXPECT_DOUBLE_EQ(it->second.latency, m.hopLatency);
+          // Equal sharing: no latency on network links, so that CM02 weighs every route alike.
+          EXPECT_DOUBLE_EQ(it->second.latency,
+                           m.linkSharing == LinkSharing::Equal ? 0.0 : m.hopLatency);
           EXPECT_EQ(it->second.sharing, "SHARED");
         }
   const bool cap = m.injectionBandwidth < m.linkBandwidth;
@@ -137,7 +139,8 @@ TEST(Platform, GraphMachinesKeepTheirNamesLinksAndRoutes) {
               {"between": ["b", "sw"], "bandwidth": 2e9, "latency": 2e-6, "bandwidth_back": 3e9},
               {"between": ["sw", "top"], "bandwidth": 5e8, "latency": 4e-6, "duplex": "half"},
               {"between": ["c", "top"], "bandwidth": 1e9, "latency": 1e-6}]})";
-  const Machine m = parseMachine(text, "g.json");
+  Machine m = parseMachine(text, "g.json");
+  m.linkSharing = LinkSharing::LatencyWeighted;  // links keep their latencies
   const Box box = makeBox(m, m.shapeText());
   const Network router(m, box);
   const ParsedPlatform p = parse(platformXml(m, box, router));
@@ -190,6 +193,29 @@ TEST(Platform, RoutesAreTac3mapRoutesOnFx10Boxes) {
   checkPlatform(m, "4x2x1x2x3x2", 2000);
 }
 
+TEST(Platform, LatencyWeightedSharingKeepsTheHopLatencies) {
+  Machine m = fx10();
+  m.linkSharing = LinkSharing::LatencyWeighted;
+  checkPlatform(m, "2x2x2x2x3x2", 500);
+}
+
+TEST(Platform, TheMpiProfileIsTheConfiguration) {
+  const Machine m = fx10();
+  const Box box = makeBox(m, "2x2x2x2x3x2");
+  const Network router(m, box);
+  MpiProfile mpi = loadMpiProfile("openmpi");
+  mpi.messageOverhead = 1.5e-6;
+  const std::string xml = platformXml(m, box, router, &mpi);
+  for (const std::string prop :
+       {R"(<prop id="smpi/send-is-detached-thresh" value="65536"/>)",
+        R"(<prop id="smpi/os" value="0:1.5e-06:0"/>)", R"(<prop id="smpi/or" value="0:1.5e-06:0"/>)",
+        R"(<prop id="smpi/coll-selector" value="ompi"/>)"})
+    EXPECT_NE(xml.find(prop), std::string::npos) << prop;
+  // SimGrid reads <config> only before any zone.
+  EXPECT_LT(xml.find("<config>"), xml.find("<zone"));
+  EXPECT_EQ(platformXml(m, box, router).find("<config>"), std::string::npos);
+}
+
 TEST(Platform, RoutesOnTorusAndMeshAxesOfOtherShapes) {
   checkPlatform(testing::simpleMachine({5, 4, 3}, {true, false, true}), "5x4x3", 3000);
   checkPlatform(testing::simpleMachine({2, 6}, {true, true}), "2x6", 500);
@@ -230,7 +256,7 @@ TEST(Platform, EnginesShareOneInjectionAndOneEjectionLinkPerNode) {
 // The machine's in-node figures reach the platform as score and predict use them: the loop
 // link of the shipped FX10 file runs at its intra_node_bandwidth, and every route, in a node
 // or across the network, pays the per-message start-up latency exactly once (a route's
-// latency is the sum of its links').
+// latency is the sum of its links'); with equal sharing the network links add none.
 TEST(Platform, RoutesPayTheStartUpLatencyOnceAndLoopsRunAtIntraNodeBandwidth) {
   Machine m = fx10();
   ASSERT_GT(m.messageLatency, 0);
@@ -245,8 +271,8 @@ TEST(Platform, RoutesPayTheStartUpLatencyOnceAndLoopsRunAtIntraNodeBandwidth) {
     const std::string src = platformHostName(m, box, a), dst = platformHostName(m, box, b);
     double latency = 0;
     for (const std::string& link : p.routes.at({src, dst})) latency += p.links.at(link).latency;
-    const double expected =
-        m.messageLatency + static_cast<double>(router.route(a, b).size()) * m.hopLatency;
+    // Equal sharing (the shipped file's): every route the start-up latency alone.
+    const double expected = m.messageLatency;
     EXPECT_NEAR(latency, expected, 1e-18) << src << " -> " << dst;
     if (a == b) {
       EXPECT_DOUBLE_EQ(p.links.at(src + ":loop").bandwidth, 17e9);
@@ -276,14 +302,14 @@ TEST(Platform, RefusesBoxesWithTooManyRoutes) {
   const Box box = makeBox(m, "2x2x2x2x3x2");
   const Network router(m, box);
   try {
-    platformXml(m, box, router, 96 * 96 - 1);
+    platformXml(m, box, router, nullptr, 96 * 96 - 1);
     FAIL() << "expected InputError";
   } catch (const InputError& e) {
     const std::string message = e.what();
     EXPECT_NE(message.find(m.source), std::string::npos) << message;
     EXPECT_NE(message.find("9216 routes"), std::string::npos) << message;
   }
-  EXPECT_NO_THROW(platformXml(m, box, router, 96 * 96));
+  EXPECT_NO_THROW(platformXml(m, box, router, nullptr, 96 * 96));
 }
 
 TEST(Platform, HostfileLinePerRankOnItsNode) {
