@@ -203,10 +203,15 @@ int runSweep(const SweepOptions& o) {
     std::call_once(built[c], [&] {
       const SweepCase& where = spec.cases[c];
       try {
+        TraceInput trace;
+        trace.trace = where.trace;
+        trace.iteration = spec.iteration;
+        trace.eagerSends = spec.eagerSends;
+        trace.mpi = spec.mpi;
         jobs[c] = std::make_unique<Job>(
             BoxInput{where.machine, where.shape, where.offset, "", where.ranksPerNode,
                      where.engines, where.overlap},
-            TraceInput{where.trace, spec.iteration, spec.eagerSends, ""}, TraceEvents::Release);
+            trace, TraceEvents::Release);
       } catch (const std::exception& e) {
         jobErrors[c] = commandLineMessage(e);  // "the one-line message map would print"
       }

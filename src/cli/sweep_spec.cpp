@@ -166,7 +166,7 @@ SweepSpec readSweepSpec(const std::string& path) {
   checkFields(
       doc,
       {"description", "jobs", "traces", "machines", "boxes", "objectives", "init", "ranks_per_node",
-       "engines", "overlap", "seeds", "schedules", "chains", "iteration", "eager_sends"},
+       "engines", "overlap", "seeds", "schedules", "chains", "iteration", "eager_sends", "mpi"},
       "", path);
   const std::filesystem::path base = std::filesystem::path(path).parent_path();
   SweepSpec spec;
@@ -213,6 +213,11 @@ SweepSpec readSweepSpec(const std::string& path) {
   if (doc.contains("iteration"))
     spec.iteration = static_cast<int>(
         jsonInteger(doc["iteration"], 1, std::numeric_limits<int>::max(), "iteration", path));
+  if (doc.contains("mpi")) {
+    if (!doc["mpi"].is_string() || doc["mpi"].get<std::string>().empty())
+      failIn(path, "mpi: expected an MPI profile's name or file (docs/mpi-profiles.md)");
+    spec.mpi = doc["mpi"].get<std::string>();
+  }
   if (doc.contains("eager_sends")) {
     if (!doc["eager_sends"].is_boolean()) failIn(path, "eager_sends: expected true or false");
     spec.eagerSends = doc["eager_sends"].get<bool>();

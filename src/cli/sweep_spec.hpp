@@ -39,6 +39,7 @@ struct SweepSpec {
   std::vector<SweepEntry> entries;
   int iteration = 1;
   bool eagerSends = false;
+  std::string mpi;  // "mpi": every case's MPI profile; empty: each machine file's
 };
 
 // InputError, naming the spec file, on anything the spec cannot mean.

@@ -78,6 +78,38 @@ Distinct distinctSets(const CcsSet& sets, bool merge) {
 
 }  // namespace
 
+Problem hopBytesProblem(const Problem& problem) {
+  std::vector<std::pair<std::pair<int, int>, std::uint64_t>> pairs;
+  pairs.reserve(problem.realCommunications);
+  for (std::size_t c = 0; c < problem.realCommunications; ++c)
+    pairs.push_back({{problem.src[c], problem.dst[c]}, problem.volume[c]});
+  std::sort(pairs.begin(), pairs.end());
+  Problem g;
+  g.tasks = problem.tasks;
+  g.model = problem.model;
+  g.model.overlap = Overlap::None;
+  for (std::size_t i = 0; i < pairs.size();) {
+    std::uint64_t volume = 0;
+    std::size_t j = i;
+    for (; j < pairs.size() && pairs[j].first == pairs[i].first; ++j) volume += pairs[j].second;
+    g.src.push_back(pairs[i].first.first);
+    g.dst.push_back(pairs[i].first.second);
+    g.ccs.push_back(0);
+    g.bytes.push_back(volume);
+    g.volume.push_back(volume);
+    i = j;
+  }
+  g.ccsCount = g.realCcsCount = 1;
+  g.realCommunications = g.src.size();
+  g.repeats = {1};
+  g.ccsOfSet = {0};
+  g.barrierBefore = {0};
+  g.sameStep = {0};
+  g.bound = {0};
+  g.overlapFirst = {-1};
+  return g;
+}
+
 Problem makeProblem(const CcsSet& sets, const Model& model, bool mergeRepeats) {
   Problem p;
   p.tasks = sets.tasks;

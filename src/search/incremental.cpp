@@ -78,10 +78,10 @@ void Tac3Totals::sumCosts() {
 }
 
 TahbObjective::TahbObjective(const Problem& problem, const Network& router, const Mapping& mapping)
-    : IncrementalObjective(problem, router, mapping) {
-  for (std::size_t c = 0; c < problem.realCommunications; ++c) {
+    : HopBytesGraph(problem), IncrementalObjective(graph, router, mapping) {
+  for (std::size_t c = 0; c < graph.realCommunications; ++c) {
     const Ends e = endsNow(static_cast<int>(c));
-    total_ += problem.volume[c] * static_cast<std::uint64_t>(router.hops(e.p, e.q));
+    total_ += graph.volume[c] * static_cast<std::uint64_t>(router.hops(e.p, e.q));
   }
 }
 

@@ -71,6 +71,13 @@ struct Problem {
 // against); phase overlap keeps them apart anyway.
 Problem makeProblem(const CcsSet& sets, const Model& model = {}, bool mergeRepeats = true);
 
+// The problem's communication graph for hop-bytes (tahb): one communication per ordered pair
+// of tasks that talk, its volume the pair's whole volume, all in one CCS. Hop-bytes are the
+// same under every mapping (sum of volume x hops), and a move visits the two tasks' partners
+// rather than all their messages: a whole-run trace's tens of thousands of messages between
+// a few partners become a few edges.
+Problem hopBytesProblem(const Problem& problem);
+
 // The kernel's iteration in a list of sets (ccsOfSet): the shortest period that covers most
 // of the list, where it starts, and how many times it repeats; length 0 when nothing repeats.
 struct Period {

@@ -227,7 +227,16 @@ class Tac3Totals {
 };
 
 // tahb: sum of bytes x hops; hops come from the route cache or coordinates, no walk needed.
-class TahbObjective : public IncrementalObjective<TahbObjective> {
+// The communication graph the tahb engine works on (hopBytesProblem), built before the engine's
+// placement: a base class, so that it exists first.
+struct HopBytesGraph {
+  explicit HopBytesGraph(const Problem& problem) : graph(hopBytesProblem(problem)) {}
+  Problem graph;
+};
+
+// tahb on the communication graph (hopBytesProblem): the same value and deltas as over every
+// message, a move visiting each partner once.
+class TahbObjective : private HopBytesGraph, public IncrementalObjective<TahbObjective> {
  public:
   using Value = std::uint64_t;
   TahbObjective(const Problem& problem, const Network& router, const Mapping& mapping);
